@@ -1,0 +1,83 @@
+/** Minimal HTTP client for the Trellis server child: spawn it, POST to it, stop it. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { Agent, request } from "node:http";
+import { fileURLToPath } from "node:url";
+
+export interface ServerChild {
+  port: number;
+  post(path: string, contentType: string, body: string): Promise<DgraphHttpResponse>;
+  stop(): Promise<void>;
+}
+
+export interface DgraphHttpResponse {
+  data?: Record<string, unknown> & { uids?: Record<string, string> };
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+export async function startServerChild(dir: string): Promise<ServerChild> {
+  const script = fileURLToPath(new URL("./http-server-child.ts", import.meta.url));
+  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...extra, "--import", "tsx", script, dir], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buf = "";
+    child.once("exit", (code) => reject(new Error(`server child exited with code ${code}`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buf += chunk.toString("utf8");
+      const nl = buf.indexOf("\n");
+      if (nl >= 0) resolve((JSON.parse(buf.slice(0, nl)) as { port: number }).port);
+    });
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  const post = (path: string, contentType: string, body: string) =>
+    new Promise<DgraphHttpResponse>((resolve, reject) => {
+      const payload = Buffer.from(body, "utf8");
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          path,
+          method: "POST",
+          agent,
+          headers: { "content-type": contentType, "content-length": payload.length },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            try {
+              resolve(JSON.parse(text) as DgraphHttpResponse);
+            } catch {
+              reject(new Error(`HTTP ${res.statusCode} from ${path}: ${text.slice(0, 300)}`));
+            }
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(payload);
+    });
+  const stop = async () => {
+    agent.destroy();
+    await stopChild(child);
+  };
+  return { port, post, stop };
+}
+
+/** Asks a server child to stop by closing its stdin; kills it if it has not exited after 10 s. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.stdin!.end();
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Throws the first Dgraph error of a response. */
+export function checkResponse(res: DgraphHttpResponse, what: string): DgraphHttpResponse {
+  if (res.errors && res.errors.length > 0) throw new Error(`${what}: ${res.errors[0].message}`);
+  return res;
+}

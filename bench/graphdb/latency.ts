@@ -1,0 +1,71 @@
+/** Timing of repeated operations: warm-up, a bounded measuring loop, percentiles and throughput. */
+
+export interface LatencyStats {
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  maxMs: number;
+  /** Operations per second over the measured loop (sequential, one client). */
+  opsPerSec: number;
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+}
+
+export function summarize(durationsMs: number[], wallMs: number): LatencyStats {
+  const sorted = Float64Array.from(durationsMs).sort();
+  const sum = durationsMs.reduce((a, b) => a + b, 0);
+  return {
+    samples: sorted.length,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    meanMs: sum / sorted.length,
+    maxMs: sorted[sorted.length - 1],
+    opsPerSec: (sorted.length * 1000) / wallMs,
+  };
+}
+
+export interface MeasureOptions {
+  warmup: number;
+  iterations: number;
+  /** Stop measuring (and warming up) after this long, once `minIterations` are done. */
+  budgetMs: number;
+  minIterations: number;
+}
+
+/**
+ * Runs `op(i)` for i = 0.. (the index selects the pre-generated parameters), first `warmup` times untimed, then
+ * up to `iterations` times timed one by one.
+ */
+export async function measure(op: (i: number) => Promise<unknown>, o: MeasureOptions): Promise<LatencyStats> {
+  let i = 0;
+  const warmStart = performance.now();
+  for (let w = 0; w < o.warmup; w++, i++) {
+    await op(i);
+    if (performance.now() - warmStart > o.budgetMs / 4 && w >= 2) break;
+  }
+  const durations: number[] = [];
+  const start = performance.now();
+  for (let n = 0; n < o.iterations; n++, i++) {
+    const t0 = performance.now();
+    await op(i);
+    durations.push(performance.now() - t0);
+    if (n + 1 >= o.minIterations && performance.now() - start > o.budgetMs) break;
+  }
+  return summarize(durations, performance.now() - start);
+}
+
+export interface RateResult {
+  items: number;
+  seconds: number;
+  perSec: number;
+}
+
+export function rate(items: number, ms: number): RateResult {
+  return { items, seconds: ms / 1000, perSec: (items * 1000) / ms };
+}

@@ -1,0 +1,228 @@
+/**
+ * `trellis-graphdb`: runs the graph database as a Dgraph-compatible server: HTTP and gRPC (`api.Dgraph`)
+ * in one process, over one engine.
+ *
+ * Listens on 0.0.0.0 by default, as Dgraph Alpha does (reachable from other hosts and containers);
+ * pass `--host 127.0.0.1` to keep it local.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type Logger, pino } from "pino";
+import { createGraphDB } from "./index.ts";
+import { MIN_SECRET_BYTES } from "./server/acl.ts";
+import { DEFAULT_BODY_LIMIT } from "./server/body.ts";
+import { createGrpcServer } from "./server/grpc-server.ts";
+import { createHttpServer } from "./server/http-server.ts";
+
+export const USAGE = `Usage: trellis-graphdb [options]
+
+Runs the Trellis graph database with Dgraph-compatible HTTP and gRPC APIs.
+
+Options:
+  --data <dir>             data directory (env TRELLIS_GRAPHDB_DATA; default ./data/graphdb)
+  --port <port>            HTTP port (env TRELLIS_GRAPHDB_PORT; default 8080)
+  --grpc-port <port>       gRPC port, Dgraph's api.Dgraph service (env TRELLIS_GRAPHDB_GRPC_PORT;
+                           default 9080)
+  --host <address>         listen address (env TRELLIS_GRAPHDB_HOST; default 0.0.0.0, all interfaces,
+                           as Dgraph; use 127.0.0.1 to accept local connections only)
+  --acl                    enable ACL: /login, access JWTs, user groot / password "password"
+  --acl-secret-file <file> HMAC secret for the JWTs (at least ${MIN_SECRET_BYTES} bytes; default: generated
+                           once and kept in <data>/acl-secret)
+  --auth-token <token>     require this X-Dgraph-AuthToken on /alter (env TRELLIS_GRAPHDB_AUTH_TOKEN)
+  --body-limit <size>      largest request body or gRPC message, e.g. 33554432, 64MiB (default 32MiB)
+  --log-level <level>      fatal, error, warn, info, debug (one line per request), trace
+                           (env TRELLIS_GRAPHDB_LOG_LEVEL; default info)
+  -h, --help               show this help
+`;
+
+export interface CliConfig {
+  dataDir: string;
+  port: number;
+  grpcPort: number;
+  host: string;
+  acl: boolean;
+  aclSecretFile?: string;
+  authToken?: string;
+  bodyLimit: number;
+  logLevel: string;
+  help: boolean;
+}
+
+/** A command-line mistake: reported with the usage text, exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+function parsePort(value: string, flag: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`${flag}: not a port number: ${value}`);
+  return port;
+}
+
+const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** Bytes from `33554432`, `64MiB`, `64mb`, `512k`… (all multiples are binary). */
+export function parseSize(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(?:([kmg])(?:i?b)?|b)?$/i.exec(value.trim());
+  if (!m) throw new UsageError(`--body-limit: not a size: ${value}`);
+  const bytes = Math.floor(Number(m[1]) * SIZE_UNITS[(m[2] ?? "").toLowerCase()]);
+  if (bytes <= 0) throw new UsageError(`--body-limit: must be positive: ${value}`);
+  return bytes;
+}
+
+export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CliConfig {
+  let values: ReturnType<typeof parse>["values"];
+  try {
+    values = parse(argv).values;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return {
+    dataDir: resolve(values.data ?? env.TRELLIS_GRAPHDB_DATA ?? "./data/graphdb"),
+    port: parsePort(values.port ?? env.TRELLIS_GRAPHDB_PORT ?? "8080", "--port"),
+    grpcPort: parsePort(values["grpc-port"] ?? env.TRELLIS_GRAPHDB_GRPC_PORT ?? "9080", "--grpc-port"),
+    host: values.host ?? env.TRELLIS_GRAPHDB_HOST ?? "0.0.0.0",
+    acl: values.acl ?? false,
+    aclSecretFile: values["acl-secret-file"],
+    authToken: values["auth-token"] ?? env.TRELLIS_GRAPHDB_AUTH_TOKEN,
+    bodyLimit: values["body-limit"] === undefined ? DEFAULT_BODY_LIMIT : parseSize(values["body-limit"]),
+    logLevel: values["log-level"] ?? env.TRELLIS_GRAPHDB_LOG_LEVEL ?? "info",
+    help: values.help ?? false,
+  };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      data: { type: "string" },
+      port: { type: "string" },
+      "grpc-port": { type: "string" },
+      host: { type: "string" },
+      acl: { type: "boolean" },
+      "acl-secret-file": { type: "string" },
+      "auth-token": { type: "string" },
+      "body-limit": { type: "string" },
+      "log-level": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+/** The ACL secret: from --acl-secret-file, else `<data>/acl-secret`, generated on first use. */
+export async function loadAclSecret(config: CliConfig, logger: Logger): Promise<Uint8Array> {
+  const explicit = config.aclSecretFile !== undefined;
+  const file = explicit ? resolve(config.aclSecretFile as string) : join(config.dataDir, "acl-secret");
+  if (!explicit && !existsSync(file)) {
+    await writeFile(file, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+    logger.info({ file }, "generated ACL secret");
+  }
+  const secret = (await readFile(file)).toString("utf8").replace(/[\r\n]+$/, "");
+  if (Buffer.byteLength(secret) < MIN_SECRET_BYTES) {
+    throw new UsageError(`ACL secret in ${file} must be at least ${MIN_SECRET_BYTES} bytes`);
+  }
+  return new TextEncoder().encode(secret);
+}
+
+export interface RunningServer {
+  port: number;
+  grpcPort: number;
+  /** Closes the gRPC and HTTP servers, then the engine. */
+  stop(): Promise<void>;
+}
+
+/** Opens the database and starts serving; resolves once listening. */
+export async function startServer(config: CliConfig, logger: Logger): Promise<RunningServer> {
+  await mkdir(config.dataDir, { recursive: true });
+  const aclSecret = config.acl ? await loadAclSecret(config, logger) : undefined;
+  const db = createGraphDB({ dir: config.dataDir, acl: config.acl });
+  const server = createHttpServer(db.engine, {
+    acl: config.acl,
+    aclSecret,
+    authToken: config.authToken,
+    bodyLimit: config.bodyLimit,
+    logger,
+  });
+  const grpcServer = createGrpcServer(db.engine, {
+    acl: config.acl,
+    aclSecret,
+    authToken: config.authToken,
+    maxMessageBytes: config.bodyLimit,
+    logger,
+  });
+  let port: number;
+  let grpcPort: number;
+  try {
+    ({ port } = await server.listen(config.port, config.host));
+    ({ port: grpcPort } = await grpcServer.listen(config.grpcPort, config.host));
+  } catch (e) {
+    await grpcServer.close().catch(() => {});
+    await server.close().catch(() => {});
+    await db.close();
+    throw e;
+  }
+  logger.info(
+    { port, grpcPort, host: config.host, data: config.dataDir, acl: config.acl, bodyLimit: config.bodyLimit },
+    "trellis-graphdb listening",
+  );
+  return {
+    port,
+    grpcPort,
+    async stop() {
+      await Promise.all([grpcServer.close(), server.close()]);
+      await db.close();
+    },
+  };
+}
+
+/** Entry point of the `trellis-graphdb` bin: runs until SIGTERM/SIGINT. */
+export async function runCli(argv: string[]): Promise<void> {
+  let config: CliConfig;
+  try {
+    config = parseCliArgs(argv);
+  } catch (e) {
+    process.stderr.write(`trellis-graphdb: ${(e as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (config.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const logger = pino({ name: "trellis-graphdb", level: config.logLevel });
+  let running: RunningServer;
+  try {
+    running = await startServer(config, logger);
+  } catch (e) {
+    logger.fatal({ err: e }, "failed to start");
+    process.exitCode = 1;
+    return;
+  }
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, "forced exit");
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    running.stop().then(
+      () => {
+        logger.info("stopped");
+        process.exitCode = 0;
+      },
+      (e: unknown) => {
+        logger.error({ err: e }, "error while shutting down");
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+}

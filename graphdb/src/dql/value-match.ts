@@ -1,0 +1,79 @@
+/**
+ * Per-value tests of query functions (Dgraph's matchRegex, matchFuzzy, matchStrings and
+ * CompareVals over a subject's values), shared by root re-checks and filters.
+ */
+import type { ValuePosting } from "../engine/graph-reader.ts";
+import { fulltextStrings } from "../tokenizer/fulltext.ts";
+import { termStrings } from "../tokenizer/term.ts";
+import type { ScalarType, TypedValue } from "../types/scalar.ts";
+import { type CompareOp, type PreparedFunction, storedAs } from "./function-context.ts";
+
+/** Dgraph's matchRegex: non-empty string values only. */
+export function regexMatches(regex: RegExp, v: TypedValue): boolean {
+  const s = typeof v.value === "string" ? v.value : String(v.value);
+  if (s.length === 0) return false;
+  regex.lastIndex = 0;
+  return regex.test(s);
+}
+
+/** Levenshtein distance of two strings (code points), giving up past `max`. */
+export function levenshtein(a: string, b: string, max: number): number {
+  const s = Array.from(a);
+  const t = Array.from(b);
+  if (Math.abs(s.length - t.length) > max) return max + 1;
+  let prev = new Array<number>(t.length + 1);
+  let cur = new Array<number>(t.length + 1);
+  for (let j = 0; j <= t.length; j++) prev[j] = j;
+  for (let i = 1; i <= s.length; i++) {
+    cur[0] = i;
+    let rowMin = cur[0];
+    for (let j = 1; j <= t.length; j++) {
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (cur[j] < rowMin) rowMin = cur[j];
+    }
+    if (rowMin > max) return max + 1;
+    [prev, cur] = [cur, prev];
+  }
+  return prev[t.length];
+}
+
+/** Dgraph's matchFuzzy. */
+export function fuzzyMatches(query: string, v: TypedValue, max: number): boolean {
+  const s = typeof v.value === "string" ? v.value : String(v.value);
+  if (s === "") return false;
+  return levenshtein(s, query, max) <= max;
+}
+
+/** True when a value's words satisfy an allof/anyof text function (words analysed in the function's language). */
+export function textMatches(p: Extract<PreparedFunction, { kind: "text" }>, v: TypedValue): boolean {
+  const s = typeof v.value === "string" ? v.value : String(v.value);
+  const lang = p.lang === "." ? "en" : p.lang === "" ? undefined : p.lang;
+  const have = new Set(p.tokenizer === "fulltext" ? fulltextStrings(s, lang) : termStrings(s, lang));
+  if (p.all) {
+    for (const w of p.words) if (!have.has(w)) return false;
+    return true;
+  }
+  for (const w of p.words) if (have.has(w)) return true;
+  return false;
+}
+
+/** Any of the values passes the comparison. */
+export function compareMatches(
+  op: CompareOp,
+  values: readonly ValuePosting[],
+  type: ScalarType,
+  args: readonly TypedValue[],
+  test: (op: string, v: TypedValue, arg: TypedValue) => boolean,
+): boolean {
+  for (const p of values) {
+    const v = storedAs(p.value, type);
+    if (v === undefined) continue;
+    if (op === "eq") {
+      for (const a of args) if (test("eq", v, a)) return true;
+    } else if (op === "between") {
+      if (test("ge", v, args[0]) && test("le", v, args[1])) return true;
+    } else if (test(op, v, args[0])) return true;
+  }
+  return false;
+}

@@ -1,0 +1,161 @@
+/**
+ * Dgraph-compatible HTTP server over a GraphEngine: /query, /mutate, /commit, /alter, /login, /health,
+ * /state, /ui/keywords and /. Bodies are read raw (no Fastify parsing) so the routes control decoding,
+ * limits and error texts exactly as Dgraph's handlers do.
+ */
+
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import Fastify, { type FastifyInstance } from "fastify";
+import { type Logger, pino } from "pino";
+import type { GraphEngine } from "../engine/engine-api.ts";
+import { Acl } from "./acl.ts";
+import { apiEndpoint } from "./api-endpoint.ts";
+import { DEFAULT_BODY_LIMIT } from "./body.ts";
+import { ORIGINAL_CONTENT_TYPE } from "./content-type-header.ts";
+import { errorBody } from "./envelope.ts";
+import { sendJson } from "./reply.ts";
+import { alterHandler } from "./routes/alter.ts";
+import { commitHandler } from "./routes/commit.ts";
+import { healthRoute, stateRoute } from "./routes/health.ts";
+import { loginHandler } from "./routes/login.ts";
+import { mutateHandler } from "./routes/mutate.ts";
+import { queryHandler } from "./routes/query.ts";
+import { homeRoute, keywordsRoute } from "./routes/ui.ts";
+import { responseHeaders, type ServerContext } from "./server-context.ts";
+
+/** The version /health reports; clients only check `^v\d+\.\d+\.\d+` (and "1.0." for the legacy API). */
+export const DGRAPH_COMPAT_VERSION = "v25.0.0";
+
+export interface HttpServerOptions {
+  /** Enables ACL: /login, access JWTs on every request, groot/guardians in the graph. */
+  acl?: boolean;
+  /** HMAC secret for the ACL JWTs (≥ 32 bytes); required when `acl` is on. */
+  aclSecret?: Uint8Array;
+  /** Access-token lifetime in ms (default 6 h). */
+  aclAccessTtlMs?: number;
+  /** Refresh-token lifetime in ms (default 30 days). */
+  aclRefreshTtlMs?: number;
+  /** Shared secret required in `X-Dgraph-AuthToken` for /alter. */
+  authToken?: string;
+  /** Maximum request body in bytes, before and after gunzip (default 32 MiB). */
+  bodyLimit?: number;
+  /** Structured logger; requests are logged at debug, one line each. */
+  logger?: Logger;
+  /** Version reported by /health (default DGRAPH_COMPAT_VERSION). */
+  version?: string;
+  /**
+   * Keep connections open between requests. Off by default: Dgraph answers every API request with
+   * `Connection: close`; turn it on when clients (benchmarks, proxies) reuse connections.
+   */
+  keepAlive?: boolean;
+}
+
+export interface HttpServer {
+  /** Prepares ACL state (groot) and starts listening; port 0 picks a free port. */
+  listen(port: number, host: string): Promise<{ port: number }>;
+  /** Stops accepting requests and waits for in-flight ones. Does not close the engine. */
+  close(): Promise<void>;
+}
+
+const API_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"] as const;
+
+export function createHttpServer(engine: GraphEngine, options: HttpServerOptions = {}): HttpServer {
+  let acl: Acl | undefined;
+  if (options.acl) {
+    if (!options.aclSecret) throw new Error("ACL is enabled but no aclSecret was given");
+    acl = new Acl(engine, {
+      secret: options.aclSecret,
+      accessTtlMs: options.aclAccessTtlMs,
+      refreshTtlMs: options.aclRefreshTtlMs,
+    });
+  }
+  const ctx: ServerContext = {
+    engine,
+    logger: options.logger ?? pino({ level: "silent" }),
+    acl,
+    guards: { acl, authToken: options.authToken || undefined },
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    version: options.version ?? DGRAPH_COMPAT_VERSION,
+    startedAt: Date.now(),
+    clusterId: randomUUID(),
+    draining: false,
+    address: "",
+    responseHeaders: responseHeaders(options.keepAlive ?? false),
+  };
+  const app = buildApp(ctx);
+
+  return {
+    async listen(port, host) {
+      if (acl) await acl.ensureGroot();
+      await app.listen({ port, host });
+      const address = app.server.address() as AddressInfo;
+      ctx.address = `${host}:${address.port}`;
+      return { port: address.port };
+    },
+    async close() {
+      ctx.draining = true;
+      await app.close();
+    },
+  };
+}
+
+/** Fastify gets no logger of its own: the server logs one line per request (debug) and errors, itself. */
+function buildApp(ctx: ServerContext): FastifyInstance {
+  const app = Fastify({
+    exposeHeadRoutes: false,
+    // Bodies are read by the routes themselves (see body.ts), so Fastify's limit never applies.
+    bodyLimit: Number.MAX_SAFE_INTEGER,
+  });
+
+  app.removeAllContentTypeParsers();
+  // Hand every body over unread; an empty Content-Type header would otherwise be a Fastify 415.
+  app.addContentTypeParser("*", (_request, _payload, done) => done(null));
+  app.addHook("onRequest", async (request) => {
+    // Fastify rejects malformed media types with a 500 before any route runs; the routes parse the header
+    // themselves (Go's rules, Dgraph's error texts), so hand Fastify a neutral type and keep the original.
+    const original = request.headers["content-type"];
+    if (original === undefined) return;
+    if (original !== "") request.headers[ORIGINAL_CONTENT_TYPE] = original;
+    request.headers["content-type"] = "application/octet-stream";
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    ctx.logger.debug(
+      {
+        reqId: request.id,
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 1000) / 1000,
+        remote: request.ip,
+      },
+      "request",
+    );
+  });
+
+  const endpoints = {
+    "/query": queryHandler,
+    "/mutate": mutateHandler,
+    "/commit": commitHandler,
+    "/alter": alterHandler,
+    "/login": loginHandler,
+  };
+  for (const [url, handler] of Object.entries(endpoints)) {
+    app.route({ method: [...API_METHODS], url, handler: apiEndpoint(ctx, handler) });
+  }
+  app.route({ method: [...API_METHODS], url: "/health", handler: healthRoute(ctx) });
+  app.route({ method: [...API_METHODS], url: "/state", handler: stateRoute(ctx) });
+  app.route({ method: [...API_METHODS], url: "/ui/keywords", handler: keywordsRoute(ctx) });
+  app.route({ method: [...API_METHODS], url: "/", handler: homeRoute });
+
+  app.setNotFoundHandler((request, reply) => {
+    request.raw.resume();
+    return reply.code(404).header("content-type", "text/plain; charset=utf-8").send("404 page not found\n");
+  });
+  app.setErrorHandler((error, request, reply) => {
+    ctx.logger.error({ err: error, reqId: request.id }, "unhandled server error");
+    return sendJson(reply.code(500), errorBody((error as Error)?.message ?? String(error), "Error", false));
+  });
+  return app;
+}

@@ -1,0 +1,17 @@
+/** POST|PUT /alter — schema changes and drops (Dgraph's `alterHandler`). */
+import { operationFromBody, validateOperation } from "../alter-operation.ts";
+import type { ApiHandler } from "../api-endpoint.ts";
+import { fromEngineError, toJson } from "../envelope.ts";
+
+export const alterHandler: ApiHandler = async ({ params, body, engine }) => {
+  const op = operationFromBody((await body()).toString("utf8"));
+  // As in Dgraph, the query parameter decides, whatever the body said.
+  op.runInBackground = params.bool("runInBackground");
+  validateOperation(op);
+  try {
+    await engine.alter(op);
+  } catch (e) {
+    throw fromEngineError(e, "Error", false);
+  }
+  return { json: toJson({ data: { code: "Success", message: "Done" } }) };
+};

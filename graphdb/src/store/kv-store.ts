@@ -1,0 +1,50 @@
+/**
+ * The storage boundary: an ordered byte-key/byte-value store with snapshot reads and atomic batch writes.
+ * Reads are synchronous (LMDB's are); a remote backend (a PostgreSQL-protocol store) would serve them
+ * through a worker bridge (`Atomics.wait`) and must implement `getMany`/`scan` as single round trips.
+ */
+export interface KVEntry {
+  key: Uint8Array;
+  value: Uint8Array;
+}
+
+export interface ScanOptions {
+  /** Inclusive lower bound. */
+  start: Uint8Array;
+  /** Exclusive upper bound. */
+  end: Uint8Array;
+  reverse?: boolean;
+  limit?: number;
+}
+
+/** A consistent read view. Release it when done: an open snapshot pins storage pages. */
+export interface KVSnapshot {
+  /** The value, valid only until the next read on this store (decode it at once). */
+  get(key: Uint8Array): Uint8Array | undefined;
+  getMany(keys: Uint8Array[]): (Uint8Array | undefined)[];
+  scan(options: ScanOptions): Iterable<KVEntry>;
+  release(): void;
+}
+
+/** Reads and writes inside one atomic write transaction; reads see earlier writes of the same batch. */
+export interface KVWriter {
+  get(key: Uint8Array): Uint8Array | undefined;
+  put(key: Uint8Array, value: Uint8Array): void;
+  delete(key: Uint8Array): void;
+  /** Deletes every key in [start, end). */
+  deleteRange(start: Uint8Array, end: Uint8Array): void;
+  scan(options: ScanOptions): Iterable<KVEntry>;
+}
+
+export interface KVStore {
+  snapshot(): KVSnapshot;
+  /**
+   * Runs `fn` in one atomic write transaction and makes it visible before returning. The returned promise
+   * resolves when the transaction is durable (flushed); acknowledge clients only after it resolves.
+   */
+  write<T>(
+    fn: (w: KVWriter) => T,
+    options?: { flushBeforeReturn?: boolean },
+  ): { result: T; durable: Promise<void> };
+  close(): Promise<void>;
+}

@@ -1,0 +1,133 @@
+import { mkdirSync } from "node:fs";
+import { type Database, open, type RootDatabase, TransactionFlags } from "lmdb";
+import type { KVEntry, KVSnapshot, KVStore, KVWriter, ScanOptions } from "./kv-store.ts";
+
+export interface LmdbStoreOptions {
+  /** Directory holding the LMDB files. Created if missing. */
+  dir: string;
+  /** Maximum concurrently held read snapshots. */
+  maxReaders?: number;
+  /** Skip fsync (tests and benchmarks of CPU cost only; never for real data). */
+  noSync?: boolean;
+}
+
+type Txn = ReturnType<RootDatabase["useReadTransaction"]>;
+/** lmdb-js accepts `{ transaction }` on getBinaryFast; its typings omit the parameter. */
+type GetBinaryFast = (key: Buffer, options?: { transaction?: Txn }) => Buffer | undefined;
+
+class LmdbSnapshot implements KVSnapshot {
+  private released = false;
+  constructor(
+    private readonly db: Database<Buffer, Buffer>,
+    private readonly txn: Txn,
+  ) {}
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    return sized(
+      (this.db.getBinaryFast as GetBinaryFast).call(this.db, key as Buffer, { transaction: this.txn }),
+    );
+  }
+
+  getMany(keys: Uint8Array[]): (Uint8Array | undefined)[] {
+    const out = new Array<Uint8Array | undefined>(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const v = (this.db.getBinaryFast as GetBinaryFast).call(this.db, keys[i] as Buffer, {
+        transaction: this.txn,
+      });
+      // getBinaryFast reuses its buffer: copy to keep the value past the next read.
+      out[i] = v === undefined ? undefined : Uint8Array.prototype.slice.call(v, 0, v.length);
+    }
+    return out;
+  }
+
+  scan(o: ScanOptions): Iterable<KVEntry> {
+    return scanRange(this.db, o, this.txn);
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.txn.done();
+  }
+}
+
+function scanRange(db: Database<Buffer, Buffer>, o: ScanOptions, transaction?: Txn): Iterable<KVEntry> {
+  const range = o.reverse
+    ? db.getRange({ start: o.end, end: o.start, reverse: true, limit: o.limit, transaction } as never)
+    : db.getRange({ start: o.start, end: o.end, limit: o.limit, transaction } as never);
+  const start = o.start;
+  return {
+    *[Symbol.iterator]() {
+      for (const { key, value } of range as Iterable<{ key: Buffer; value: Buffer }>) {
+        // Reverse ranges in lmdb-js start at `start` inclusive and stop before `end`; our end is exclusive.
+        if (o.reverse && Buffer.compare(key, start) < 0) break;
+        yield { key, value };
+      }
+    },
+  };
+}
+
+/**
+ * getBinaryFast returns a shared buffer whose `length` property is overridden to the value's size while its
+ * byteLength is the whole buffer: take a properly sized view.
+ */
+function sized(v: Buffer | undefined): Uint8Array | undefined {
+  return v === undefined ? undefined : v.subarray(0, v.length);
+}
+
+/** The LMDB backend (lmdb-js): memory-mapped B+tree, MVCC read snapshots, one writer. */
+export class LmdbStore implements KVStore {
+  private readonly root: RootDatabase<Buffer, Buffer>;
+
+  constructor(options: LmdbStoreOptions) {
+    mkdirSync(options.dir, { recursive: true });
+    this.root = open<Buffer, Buffer>({
+      path: options.dir,
+      keyEncoding: "binary",
+      encoding: "binary",
+      maxReaders: options.maxReaders ?? 1024,
+      noSync: options.noSync ?? false,
+      cache: false,
+    });
+  }
+
+  snapshot(): KVSnapshot {
+    return new LmdbSnapshot(this.root, this.root.useReadTransaction());
+  }
+
+  write<T>(
+    fn: (w: KVWriter) => T,
+    options?: { flushBeforeReturn?: boolean },
+  ): { result: T; durable: Promise<void> } {
+    const db = this.root;
+    const writer: KVWriter = {
+      get: (key) => {
+        const v = db.getBinaryFast(key as Buffer);
+        return v === undefined ? undefined : Uint8Array.prototype.slice.call(v, 0, v.length);
+      },
+      put: (key, value) => {
+        db.putSync(key as Buffer, value as Buffer);
+      },
+      delete: (key) => {
+        db.removeSync(key as Buffer);
+      },
+      deleteRange: (start, end) => {
+        const keys: Buffer[] = [];
+        for (const k of db.getKeys({ start: start as Buffer, end: end as Buffer })) keys.push(k as Buffer);
+        for (const k of keys) db.removeSync(k);
+      },
+      scan: (o) => scanRange(db, o),
+    };
+    const flags = TransactionFlags.ABORTABLE | TransactionFlags.SYNCHRONOUS_COMMIT;
+    const result = db.transactionSync(
+      () => fn(writer),
+      options?.flushBeforeReturn ? flags : flags | TransactionFlags.NO_SYNC_FLUSH,
+    );
+    const durable = Promise.resolve(db.flushed).then(() => undefined);
+    return { result, durable };
+  }
+
+  async close(): Promise<void> {
+    await this.root.close();
+  }
+}

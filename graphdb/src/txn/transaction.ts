@@ -1,0 +1,44 @@
+import { KeyDelta } from "./key-delta.ts";
+import type { SharedSnapshot } from "./snapshot-manager.ts";
+
+export type TxnState = "open" | "committed" | "aborted";
+
+/** Latin-1 view of key bytes: a cheap, exact Map key. */
+export function keyString(key: Uint8Array): string {
+  if (key.length <= 64) return String.fromCharCode.apply(null, key as unknown as number[]);
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
+}
+
+/**
+ * A client-held transaction: its snapshot (at start_ts), its pending writes as per-key deltas, and the
+ * conflict keys and predicates its mutations touched.
+ */
+export class Transaction {
+  state: TxnState = "open";
+  readonly deltas = new Map<string, KeyDelta>();
+  /** Conflict key fingerprints (rendered in base 36 on the wire). */
+  readonly conflictKeys = new Set<number>();
+  readonly preds = new Set<string>();
+  lastActive = Date.now();
+
+  constructor(
+    readonly startTs: number,
+    readonly snapshot: SharedSnapshot,
+    /** Begun for a read-only or best-effort query (such transactions do not hold back conflict purges). */
+    readonly readOnly = false,
+  ) {}
+
+  delta(key: Uint8Array, list: boolean): KeyDelta {
+    const k = keyString(key);
+    let d = this.deltas.get(k);
+    if (d === undefined) {
+      d = new KeyDelta(key, list);
+      this.deltas.set(k, d);
+    }
+    return d;
+  }
+
+  get hasWrites(): boolean {
+    return this.deltas.size > 0;
+  }
+}
