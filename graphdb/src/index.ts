@@ -33,6 +33,9 @@ export function createGraphDB(options: GraphDBOptions): GraphDBHandle {
   return { engine, close: () => engine.close() };
 }
 
+export type { CliConfig as GraphDBServerConfig, RunningServer as RunningGraphDBServer } from "./cli.ts";
+/** Starts the database with its HTTP and gRPC servers in this process (what the bin runs). */
+export { parseCliArgs as parseGraphDBArgs, startServer as startGraphDBServer } from "./cli.ts";
 export type { DgraphConnectionString, DgraphSslMode } from "./server/dgraph-connection-string.ts";
 export { parseDgraphConnectionString, parseGrpcTarget } from "./server/dgraph-connection-string.ts";
 export type { GrpcServer, GrpcServerOptions } from "./server/grpc-server.ts";

@@ -1,0 +1,163 @@
+/**
+ * Runtime benchmark: a trivial function (`sayHello(name)`) called over HTTP GraphQL through the Trellis
+ * runtime (TypeScript app → QuickJS component → worker pool → generated schema → graphql-yoga) against the
+ * same logic as a plain graphql-yoga resolver (the ceiling), both in child processes, same run, same load
+ * generator. Then cold start: load a build and time the first request, and the first request after
+ * `unload()` (scale to zero).
+ *
+ *   npm run bench:runtime -- [--seconds S] [--concurrency C] [--rounds R]
+ *
+ * Targets (issue): throughput ≥ 50 % of the plain resolver; cold start ≤ 150 ms.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { Agent, request } from "node:http";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { buildApp, loadApp } from "../../runtime/src/index.ts";
+import { percentile } from "../graphdb/latency.ts";
+import { fmtInt, fmtMs, fmtRatio, renderTable } from "../graphdb/table.ts";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "5" },
+    concurrency: { type: "string", default: "8" },
+    rounds: { type: "string", default: "2" },
+  },
+});
+const SECONDS = Number(values.seconds);
+const CONCURRENCY = Number(values.concurrency);
+const ROUNDS = Number(values.rounds);
+const BODY = JSON.stringify({ query: 'query { sayHello(name: "bench") }' });
+
+async function buildBenchApp(dir: string): Promise<string> {
+  await mkdir(join(dir, "src"), { recursive: true });
+  await writeFile(join(dir, "trellis.json"), "{}");
+  await writeFile(join(dir, "package.json"), '{ "name": "bench-app", "private": true }');
+  await writeFile(
+    join(dir, "src/index.ts"),
+    "export function sayHello(name: string): string { return `Hello, ${name}!`; }\n",
+  );
+  return (await buildApp(dir)).outDir;
+}
+
+function startChild(args: string[]): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "server-child.ts"), ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (d) => {
+      out += d;
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolve({ child, port: (JSON.parse(line) as { port: number }).port });
+    });
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+function post(agent: Agent, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port, path: "/graphql", method: "POST", agent, headers: { "content-type": "application/json" } },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => {
+          text += d;
+        });
+        res.on("end", () => (text.includes("Hello, bench!") ? resolve() : reject(new Error(text))));
+      },
+    );
+    req.on("error", reject);
+    req.end(BODY);
+  });
+}
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+async function load(port: number, seconds: number): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const latencies: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        await post(agent, port);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const wall = performance.now() - started;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { rps: (latencies.length * 1000) / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function coldStarts(buildDir: string, times: number) {
+  const body = { method: "POST", headers: { "content-type": "application/json" }, body: BODY };
+  const loadMs: number[] = [];
+  const firstMs: number[] = [];
+  const afterUnloadMs: number[] = [];
+  for (let i = 0; i < times; i++) {
+    let t = performance.now();
+    const app = await loadApp(buildDir, { env: {} });
+    loadMs.push(performance.now() - t);
+    t = performance.now();
+    await (await app.fetch(new Request("http://bench/graphql", body))).text();
+    firstMs.push(performance.now() - t);
+    await app.unload();
+    t = performance.now();
+    await (await app.fetch(new Request("http://bench/graphql", body))).text();
+    afterUnloadMs.push(performance.now() - t);
+    await app.close();
+  }
+  const med = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+  return { load: med(loadMs), first: med(firstMs), afterUnload: med(afterUnloadMs) };
+}
+
+const tmp = await mkdtemp(join(tmpdir(), "trellis-bench-runtime-"));
+try {
+  console.log(`Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}; ${SECONDS}s × ${ROUNDS} rounds, ${CONCURRENCY} in flight`);
+  const buildDir = await buildBenchApp(join(tmp, "app"));
+  const trellis = await startChild(["trellis", buildDir]);
+  const yoga = await startChild(["yoga"]);
+  try {
+    await load(trellis.port, 1); // warm-up: JIT, workers, instances
+    await load(yoga.port, 1);
+    const results: Record<"trellis" | "yoga", LoadResult[]> = { trellis: [], yoga: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      results.yoga.push(await load(yoga.port, SECONDS));
+      results.trellis.push(await load(trellis.port, SECONDS));
+    }
+    const best = (xs: LoadResult[]) => xs.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const t = best(results.trellis);
+    const y = best(results.yoga);
+    console.log(
+      renderTable(
+        ["server", "requests/s", "p50", "p99"],
+        [
+          ["plain graphql-yoga resolver (ceiling)", fmtInt(y.rps), fmtMs(y.p50), fmtMs(y.p99)],
+          ["trellis runtime (wasm component)", fmtInt(t.rps), fmtMs(t.p50), fmtMs(t.p99)],
+        ],
+      ),
+    );
+    console.log(`throughput ratio trellis ÷ plain yoga: ${fmtRatio(t.rps / y.rps)} (target ≥ 0.50)`);
+  } finally {
+    trellis.child.kill();
+    yoga.child.kill();
+  }
+  const cold = await coldStarts(buildDir, 5);
+  console.log(
+    `cold start (median of 5): loadApp ${fmtMs(cold.load)}, first request after load ${fmtMs(cold.first)}, ` +
+      `first request after unload (scale to zero) ${fmtMs(cold.afterUnload)} (target ≤ 150 ms)`,
+  );
+} finally {
+  await rm(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,251 @@
+/**
+ * Typed client for the platform's control-plane HTTP API (the contract shared with `platform/`).
+ * Every call sends the admin token; failures become `ApiError` carrying the contract's error code so
+ * views can show the server's message and the app can return to sign-in on 401.
+ */
+
+export type AppStatus = "running" | "idle" | "not-deployed";
+
+export interface App {
+  name: string;
+  /** The app's GraphQL endpoint (…/graphql). */
+  url: string;
+  status: AppStatus;
+  activeDeploymentId: string | null;
+  createdAt: string;
+  lastRequestAt: string | null;
+  functions: string[];
+}
+
+export interface EnvVar {
+  name: string;
+  maskedValue: string;
+  updatedAt: string;
+}
+
+/** A variable the app's manifest needs (filled into a connection placeholder). */
+export interface RequiredEnvVar {
+  variable: string;
+  connection: string;
+  placeholder: string;
+  set: boolean;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export type DeploymentStatus = "active" | "previous" | "failed";
+
+export interface Deployment {
+  id: string;
+  status: DeploymentStatus;
+  createdAt: string;
+  source: "cli" | "action" | "api";
+  message: string | null;
+  functions: string[];
+}
+
+export interface ExecutionLog {
+  level: string;
+  message: string;
+}
+
+export interface Execution {
+  executionId: string;
+  function: string;
+  status: "success" | "error";
+  durationMs: number;
+  startedAt: string;
+  logs: ExecutionLog[];
+  error: string | null;
+}
+
+export interface ActivityPage {
+  executions: Execution[];
+  nextCursor: string | null;
+}
+
+export interface ActivityFilter {
+  status?: "success" | "error";
+  function?: string;
+  before?: string;
+  limit?: number;
+}
+
+/** Dgraph `schema {}` response shape. */
+export interface GraphSchema {
+  schema: {
+    predicate: string;
+    type?: string;
+    index?: boolean;
+    tokenizer?: string[];
+    list?: boolean;
+    reverse?: boolean;
+    upsert?: boolean;
+    count?: boolean;
+    lang?: boolean;
+  }[];
+  types: { name: string; fields: { name: string }[] }[];
+}
+
+export type ApiErrorCode =
+  | "NOT_FOUND"
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "CONFLICT"
+  | "DEPLOY_REJECTED"
+  | "INTERNAL"
+  | "NETWORK";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Control-plane client bound to one admin token; `onUnauthorized` runs on any 401. */
+export class ApiClient {
+  constructor(
+    private readonly token: string,
+    private readonly onUnauthorized: (message: string) => void = () => {},
+    private readonly baseUrl = "",
+  ) {}
+
+  checkSession(): Promise<{ ok: true }> {
+    return this.request("GET", "/api/session");
+  }
+
+  async listApps(): Promise<App[]> {
+    return (await this.request<{ apps: App[] }>("GET", "/api/apps")).apps;
+  }
+
+  createApp(name: string): Promise<{ app: App; deployToken: string }> {
+    return this.request("POST", "/api/apps", { name });
+  }
+
+  async getApp(app: string): Promise<App> {
+    return (await this.request<{ app: App }>("GET", `/api/apps/${enc(app)}`)).app;
+  }
+
+  async deleteApp(app: string): Promise<void> {
+    await this.request("DELETE", `/api/apps/${enc(app)}`);
+  }
+
+  listEnv(app: string): Promise<{ vars: EnvVar[]; required: RequiredEnvVar[] }> {
+    return this.request("GET", `/api/apps/${enc(app)}/env`);
+  }
+
+  async setEnv(app: string, name: string, value: string): Promise<EnvVar> {
+    return (await this.request<{ var: EnvVar }>("PUT", `/api/apps/${enc(app)}/env/${enc(name)}`, { value }))
+      .var;
+  }
+
+  async deleteEnv(app: string, name: string): Promise<void> {
+    await this.request("DELETE", `/api/apps/${enc(app)}/env/${enc(name)}`);
+  }
+
+  async listKeys(app: string): Promise<ApiKey[]> {
+    return (await this.request<{ keys: ApiKey[] }>("GET", `/api/apps/${enc(app)}/keys`)).keys;
+  }
+
+  createKey(app: string, name: string): Promise<{ key: ApiKey; secret: string }> {
+    return this.request("POST", `/api/apps/${enc(app)}/keys`, { name });
+  }
+
+  async revokeKey(app: string, id: string): Promise<void> {
+    await this.request("DELETE", `/api/apps/${enc(app)}/keys/${enc(id)}`);
+  }
+
+  async rotateDeployToken(app: string): Promise<string> {
+    return (await this.request<{ deployToken: string }>("POST", `/api/apps/${enc(app)}/deploy-token`))
+      .deployToken;
+  }
+
+  async listDeployments(app: string): Promise<Deployment[]> {
+    return (await this.request<{ deployments: Deployment[] }>("GET", `/api/apps/${enc(app)}/deployments`))
+      .deployments;
+  }
+
+  async rollback(app: string, deploymentId: string): Promise<Deployment> {
+    const path = `/api/apps/${enc(app)}/deployments/${enc(deploymentId)}/rollback`;
+    return (await this.request<{ deployment: Deployment }>("POST", path)).deployment;
+  }
+
+  listActivity(app: string, filter: ActivityFilter = {}): Promise<ActivityPage> {
+    const params = new URLSearchParams({ limit: String(filter.limit ?? 50) });
+    if (filter.before) params.set("before", filter.before);
+    if (filter.status) params.set("status", filter.status);
+    if (filter.function) params.set("function", filter.function);
+    return this.request("GET", `/api/apps/${enc(app)}/activity?${params}`);
+  }
+
+  graphQuery(query: string): Promise<unknown> {
+    return this.request("POST", "/api/graph/query", { query });
+  }
+
+  graphSchema(): Promise<GraphSchema> {
+    return this.request("GET", "/api/graph/schema");
+  }
+
+  async graphDrop(allDataAndSchema: boolean): Promise<void> {
+    await this.request("POST", "/api/graph/drop", { allDataAndSchema });
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.token}` };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let res: Response;
+    try {
+      res = await fetch(this.baseUrl + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new ApiError(
+        0,
+        "NETWORK",
+        `Cannot reach the platform (${(err as Error).message}). Is it running?`,
+      );
+    }
+    if (res.status === 204) return undefined as T;
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) {
+      const error = (json as { error?: { code?: ApiErrorCode; message?: string } } | undefined)?.error;
+      const message = error?.message ?? `${method} ${path} failed with HTTP ${res.status}`;
+      const apiError = new ApiError(res.status, error?.code ?? codeForStatus(res.status), message);
+      if (res.status === 401) this.onUnauthorized(message);
+      throw apiError;
+    }
+    return json as T;
+  }
+}
+
+function enc(segment: string): string {
+  return encodeURIComponent(segment);
+}
+
+function codeForStatus(status: number): ApiErrorCode {
+  if (status === 401) return "UNAUTHORIZED";
+  if (status === 404) return "NOT_FOUND";
+  if (status === 409) return "CONFLICT";
+  if (status >= 400 && status < 500) return "BAD_REQUEST";
+  return "INTERNAL";
+}

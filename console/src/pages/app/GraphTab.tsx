@@ -1,0 +1,181 @@
+import { type FormEvent, type KeyboardEvent, useCallback, useState } from "react";
+import { useApi } from "../../api-context.ts";
+import { AsyncView } from "../../components/AsyncView.tsx";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
+import { ErrorBanner } from "../../components/ErrorBanner.tsx";
+import { useAsync } from "../../use-async.ts";
+
+const EXAMPLE = `{
+  nodes(func: has(dgraph.type), first: 10) {
+    uid
+    dgraph.type
+    expand(_all_)
+  }
+}`;
+
+/** The platform's graph database: run DQL, read the schema, drop data (with a clear warning). */
+export function GraphTab() {
+  const api = useApi();
+  const [query, setQuery] = useState(EXAMPLE);
+  const [result, setResult] = useState<string | null>(null);
+  const [queryError, setQueryError] = useState<string | null>(null);
+  const [running, setRunning] = useState(false);
+  const [schema, reloadSchema] = useAsync(useCallback(() => api.graphSchema(), [api]));
+  const [drop, setDrop] = useState<null | "data" | "all">(null);
+  const [dropped, setDropped] = useState<string | null>(null);
+
+  const run = async (event?: FormEvent) => {
+    event?.preventDefault();
+    setRunning(true);
+    setQueryError(null);
+    try {
+      setResult(JSON.stringify(await api.graphQuery(query), null, 2));
+    } catch (err) {
+      setResult(null);
+      setQueryError((err as Error).message);
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) void run(event);
+  };
+
+  return (
+    <div className="stack">
+      <p className="muted">The platform's graph database, shared by the apps that connect to it.</p>
+      <form onSubmit={run} className="stack" aria-labelledby="dql-title">
+        <h2 id="dql-title">DQL query</h2>
+        <label htmlFor="dql-query" className="sr-only">
+          DQL query
+        </label>
+        <textarea
+          id="dql-query"
+          rows={8}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={onKeyDown}
+          spellCheck={false}
+          aria-describedby="dql-hint"
+        />
+        <div className="actions">
+          <button type="submit" disabled={running}>
+            {running ? "Running…" : "Run query"}
+          </button>
+          <span id="dql-hint" className="hint">
+            Ctrl+Enter runs the query.
+          </span>
+        </div>
+      </form>
+      {queryError ? <ErrorBanner error={queryError} context="Query failed" /> : null}
+      {result !== null ? (
+        <section aria-label="Query result">
+          <pre className="result">{result}</pre>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="schema-title">
+        <div className="section-head">
+          <h2 id="schema-title">Schema</h2>
+          <button type="button" className="secondary small" onClick={reloadSchema}>
+            Reload schema
+          </button>
+        </div>
+        <AsyncView
+          state={schema}
+          what="schema"
+          onRetry={reloadSchema}
+          isEmpty={(s) => s.schema.length === 0 && s.types.length === 0}
+          empty={<p>The schema is empty. Apps or an /alter call define it.</p>}
+        >
+          {(s) => (
+            <>
+              <table className="table schema">
+                <caption className="sr-only">Predicates</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Predicate</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Index</th>
+                    <th scope="col">Flags</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {s.schema.map((p) => (
+                    <tr key={p.predicate}>
+                      <td>
+                        <code>{p.predicate}</code>
+                      </td>
+                      <td>{p.list ? `[${p.type ?? "default"}]` : (p.type ?? "default")}</td>
+                      <td>{p.index ? (p.tokenizer ?? []).join(", ") : ""}</td>
+                      <td>
+                        {[
+                          p.reverse && "@reverse",
+                          p.upsert && "@upsert",
+                          p.count && "@count",
+                          p.lang && "@lang",
+                        ]
+                          .filter(Boolean)
+                          .join(" ")}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {s.types.length ? (
+                <>
+                  <h3>Types</h3>
+                  <ul className="plain">
+                    {s.types.map((t) => (
+                      <li key={t.name}>
+                        <code>{t.name}</code>{" "}
+                        <span className="muted">{t.fields.map((f) => f.name).join(", ")}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              ) : null}
+            </>
+          )}
+        </AsyncView>
+      </section>
+
+      <section className="danger-zone" aria-labelledby="drop-title">
+        <h2 id="drop-title">Drop data</h2>
+        <p>Deletes every node and edge in the graph database, for all apps.</p>
+        <div className="actions">
+          <button type="button" className="danger" onClick={() => setDrop("data")}>
+            Drop all data…
+          </button>
+          <button type="button" className="danger" onClick={() => setDrop("all")}>
+            Drop data and schema…
+          </button>
+        </div>
+        {dropped ? (
+          <p className="success" role="status">
+            {dropped}
+          </p>
+        ) : null}
+      </section>
+      <ConfirmDialog
+        open={drop !== null}
+        title={drop === "all" ? "Drop all data and the schema?" : "Drop all data?"}
+        confirmLabel={drop === "all" ? "Drop data and schema" : "Drop all data"}
+        onClose={() => setDrop(null)}
+        onConfirm={async () => {
+          await api.graphDrop(drop === "all");
+          setDropped(drop === "all" ? "All data and the schema were dropped." : "All data was dropped.");
+          setResult(null);
+          await reloadSchema();
+        }}
+      >
+        <p>
+          <strong>This cannot be undone.</strong> Export your data first (DQL query or /export) if you may
+          need it.
+        </p>
+        {drop === "data" ? <p>The schema and types are kept.</p> : null}
+      </ConfirmDialog>
+    </div>
+  );
+}

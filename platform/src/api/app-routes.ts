@@ -1,0 +1,52 @@
+import type { FastifyInstance } from "fastify";
+import type { PlatformContext } from "../platform-context.ts";
+import type { AppRecord } from "../store/metadata-store.ts";
+import { badRequest, notFound } from "./api-errors.ts";
+
+/** The App of the API contract: the stored record plus live state from this node. */
+export async function appView(ctx: PlatformContext, app: AppRecord) {
+  const active = app.activeDeploymentId
+    ? await ctx.store.getDeployment(app.name, app.activeDeploymentId)
+    : undefined;
+  return {
+    name: app.name,
+    url: ctx.appUrl(app.name),
+    status: ctx.instances.state(app),
+    activeDeploymentId: app.activeDeploymentId,
+    createdAt: app.createdAt,
+    lastRequestAt: ctx.instances.lastRequestAt(app.name),
+    functions: active?.functions ?? [],
+  };
+}
+
+export function appRoutes(api: FastifyInstance, ctx: PlatformContext): void {
+  api.get("/api/session", async () => ({ ok: true }));
+
+  api.get("/api/apps", async () => {
+    const apps = await ctx.store.listApps();
+    return { apps: await Promise.all(apps.map((a) => appView(ctx, a))) };
+  });
+
+  api.post<{ Body: { name?: unknown } }>("/api/apps", async (request, reply) => {
+    const name = request.body?.name;
+    if (typeof name !== "string") throw badRequest('send {"name": "<app name>"}');
+    const { app, deployToken } = await ctx.store.createApp(name);
+    return reply.code(201).send({ app: await appView(ctx, app), deployToken });
+  });
+
+  api.get<{ Params: { app: string } }>("/api/apps/:app", async (request) => {
+    return { app: await appView(ctx, await ctx.store.requireApp(request.params.app)) };
+  });
+
+  api.delete<{ Params: { app: string } }>("/api/apps/:app", async (request, reply) => {
+    const { app } = request.params;
+    if (!(await ctx.store.deleteApp(app))) throw notFound(`no app named "${app}"`);
+    ctx.instances.invalidate(app, "deleted");
+    await ctx.files.removeApp(app);
+    return reply.code(204).send();
+  });
+
+  api.post<{ Params: { app: string } }>("/api/apps/:app/deploy-token", async (request) => {
+    return { deployToken: await ctx.store.rotateDeployToken(request.params.app) };
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * The seam between the platform and the function runtime. The platform never loads a build itself: it
+ * asks an AppRuntime to validate a build directory and to serve it. `@trellis/runtime` implements it for
+ * WebAssembly builds; the platform tests use a small graphql-yoga implementation.
+ */
+
+export interface LogLine {
+  level: string;
+  message: string;
+}
+
+/** One function execution, reported by a loaded app for the Activity view. */
+export interface ExecutionRecord {
+  executionId: string;
+  function: string;
+  status: "success" | "error";
+  durationMs: number;
+  /** ISO 8601 timestamp of the call's start. */
+  startedAt: string;
+  logs: LogLine[];
+  error?: string;
+}
+
+export interface LoadApp {
+  appName: string;
+  /** The app's decrypted env vars (names like TRELLIS_<CONNECTION>_<PLACEHOLDER>). */
+  env: Record<string, string>;
+  onExecution: (execution: ExecutionRecord) => void;
+}
+
+/** A build serving requests. */
+export interface LoadedApp {
+  /** Answers a GraphQL request (the gateway has already authenticated it). */
+  fetch(request: Request): Promise<Response>;
+  /** Releases workers and instances (scale to zero); the platform calls loadApp again on the next request. */
+  unload(): Promise<void>;
+  /** Final shutdown: like unload, and the app will not be used again. */
+  close(): Promise<void>;
+}
+
+export interface AppRuntime {
+  /** Checks a build (manifest valid, component loads, schema generates); throws with a clear message. */
+  validateBuild(buildDir: string): Promise<{ functions: string[] }>;
+  loadApp(buildDir: string, options: LoadApp): Promise<LoadedApp>;
+}

@@ -1,0 +1,156 @@
+/**
+ * `trellis-platform`: runs the control plane, app gateway, console and embedded graph database until
+ * SIGTERM/SIGINT. Flags override the environment.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { pino } from "pino";
+import type { AppRuntime } from "./app-runtime.ts";
+import { deployDemoApp } from "./demo-app.ts";
+import { type PlatformOptions, type RunningPlatform, startPlatform } from "./platform.ts";
+
+export const USAGE = `Usage: trellis-platform [options]
+
+Options:
+  --port <port>             HTTP(S) port (env TRELLIS_PORT; default 8787)
+  --host <address>          listen address (env TRELLIS_HOST; default 0.0.0.0)
+  --data <dir>              data directory (env TRELLIS_DATA; default ./data/platform)
+  --database-url <url>      PostgreSQL for shared metadata (env TRELLIS_DATABASE_URL; default embedded PGlite)
+  --idle-timeout <ms>       scale an idle app to zero after this (env TRELLIS_IDLE_TIMEOUT_MS; default 300000)
+  --tls-cert <file>         serve HTTPS with this certificate (env TRELLIS_TLS_CERT) ...
+  --tls-key <file>          ... and key (env TRELLIS_TLS_KEY)
+  --graphdb-port <port>     embedded graph database HTTP port (default 8080)
+  --graphdb-grpc-port <p>   embedded graph database gRPC port (default 9080)
+  --no-graphdb              do not expose the embedded graph database's ports
+  --console-dir <dir>       the console's built files (default console/dist, built on first start)
+  --no-demo                 do not deploy the demo app on first start
+  -h, --help                show this help
+
+Secrets: TRELLIS_ADMIN_TOKEN (else <data>/admin-token), TRELLIS_MASTER_KEY (else <data>/master.key).
+`;
+
+type Parsed = Omit<PlatformOptions, "runtime"> & { help: boolean; demo: boolean };
+
+export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Parsed {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      data: { type: "string" },
+      "database-url": { type: "string" },
+      "idle-timeout": { type: "string" },
+      "tls-cert": { type: "string" },
+      "tls-key": { type: "string" },
+      "graphdb-port": { type: "string" },
+      "graphdb-grpc-port": { type: "string" },
+      "no-graphdb": { type: "boolean" },
+      "console-dir": { type: "string" },
+      "no-demo": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const num = (value: string | undefined, flag: string) => {
+    if (value === undefined || value === "") return undefined;
+    if (!/^\d+$/.test(value)) throw new Error(`${flag}: not a number: ${value}`);
+    return Number(value);
+  };
+  const cert = values["tls-cert"] ?? env.TRELLIS_TLS_CERT;
+  const key = values["tls-key"] ?? env.TRELLIS_TLS_KEY;
+  if (Boolean(cert) !== Boolean(key)) throw new Error("--tls-cert and --tls-key go together");
+  return {
+    help: values.help ?? false,
+    demo: !values["no-demo"],
+    port: num(values.port ?? env.TRELLIS_PORT, "--port") ?? 8787,
+    host: values.host ?? env.TRELLIS_HOST ?? "0.0.0.0",
+    dataDir: values.data ?? env.TRELLIS_DATA ?? "./data/platform",
+    databaseUrl: values["database-url"] ?? env.TRELLIS_DATABASE_URL,
+    idleMs: num(values["idle-timeout"] ?? env.TRELLIS_IDLE_TIMEOUT_MS, "--idle-timeout"),
+    tls: cert && key ? { cert, key } : undefined,
+    graphdb: {
+      enabled: !values["no-graphdb"],
+      httpPort: num(values["graphdb-port"], "--graphdb-port"),
+      grpcPort: num(values["graphdb-grpc-port"], "--graphdb-grpc-port"),
+    },
+    consoleDir: values["console-dir"],
+  };
+}
+
+/** Entry point of the bin; `runtime` is the function runtime that serves deployed apps. */
+export async function runPlatformCli(argv: string[], runtime: () => Promise<AppRuntime>): Promise<void> {
+  let parsed: Parsed;
+  try {
+    parsed = parsePlatformArgs(argv);
+  } catch (e) {
+    process.stderr.write(`trellis-platform: ${(e as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (parsed.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const logger = pino({ name: "trellis-platform", level: process.env.TRELLIS_LOG_LEVEL ?? "info" });
+  if (parsed.consoleDir === undefined) ensureConsoleBuilt(logger);
+  let running: RunningPlatform;
+  try {
+    const { help: _help, demo: _demo, ...options } = parsed;
+    running = await startPlatform({ ...options, runtime: await runtime(), logger });
+  } catch (err) {
+    logger.fatal({ err }, "failed to start");
+    process.exitCode = 1;
+    return;
+  }
+  const tokenHint = running.adminTokenFile ? `in ${running.adminTokenFile}` : "from TRELLIS_ADMIN_TOKEN";
+  process.stdout.write(
+    `\nTrellis is running.\n  Console:        ${running.url}/  (sign in with the admin token ${tokenHint})\n` +
+      `  Graph database: ${running.graphdb.httpUrl} (gRPC ${running.graphdb.grpcTarget})\n`,
+  );
+  if (parsed.demo) {
+    try {
+      const demo = await deployDemoApp({
+        url: running.url,
+        adminToken: running.adminToken,
+        workDir: join(parsed.dataDir ?? "./data/platform", "demo-src"),
+        onStep: (step) => logger.info(step),
+      });
+      if (demo) {
+        process.stdout.write(
+          `\nDeployed the demo app "${demo.app}" (first start):\n  Endpoint: ${demo.endpoint}\n` +
+            `  API key:  ${demo.apiKey}  (shown once; manage keys in the console)\n  Try it:\n    ${demo.curl}\n\n`,
+        );
+      }
+    } catch (err) {
+      logger.warn({ err }, "could not deploy the demo app; the platform is running without it");
+    }
+  }
+  const shutdown = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, "shutting down");
+    running.close().then(
+      () => (process.exitCode = 0),
+      (err: unknown) => {
+        logger.error({ err }, "error while shutting down");
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+}
+
+/** Builds console/dist with Vite when it is missing (a fresh checkout's first `npm start`). */
+function ensureConsoleBuilt(logger: { info(msg: string): void; warn(msg: string): void }): void {
+  const consoleRoot = fileURLToPath(new URL("../../console/", import.meta.url));
+  if (!existsSync(join(consoleRoot, "package.json")) || existsSync(join(consoleRoot, "dist", "index.html"))) return;
+  logger.info("building the console (first start)…");
+  const result = spawnSync(process.execPath, [join(consoleRoot, "../node_modules/vite/bin/vite.js"), "build"], {
+    cwd: consoleRoot,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status !== 0) logger.warn("the console build failed: the API works, the web UI is unavailable");
+}

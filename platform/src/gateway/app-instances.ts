@@ -1,0 +1,158 @@
+import type { Logger } from "pino";
+import type { AppRuntime, ExecutionRecord, LoadedApp } from "../app-runtime.ts";
+import type { DeploymentStore } from "../deploy/deployment-files.ts";
+import type { PlatformMetrics } from "../metrics.ts";
+import type { AppRecord, MetadataStore } from "../store/metadata-store.ts";
+
+/** One loaded deployment of an app, shared by the requests in flight. */
+interface Instance {
+  deploymentId: string;
+  loaded: Promise<LoadedApp>;
+  inFlight: number;
+  /** Set when replaced or idle: unloaded once the last request in flight ends. */
+  retired: boolean;
+}
+
+export type AppRunState = "running" | "idle" | "not-deployed";
+
+export interface AppInstancesOptions {
+  store: MetadataStore;
+  runtime: AppRuntime;
+  files: DeploymentStore;
+  metrics: PlatformMetrics;
+  logger: Logger;
+  /** Idle time after which an app is unloaded (scale to zero). */
+  idleMs: number;
+}
+
+/**
+ * The apps this node serves: loads an app's active deployment on its first request (cold start), unloads
+ * it after `idleMs` without requests (scale to zero), and swaps in a new deployment or new env vars
+ * without dropping requests in flight.
+ */
+export class AppInstances {
+  private readonly instances = new Map<string, Instance>();
+  private readonly lastRequest = new Map<string, number>();
+  private closed = false;
+
+  constructor(private readonly options: AppInstancesOptions) {}
+
+  /** Serves a request with the app's active deployment, loading it if needed. */
+  async fetch(app: AppRecord, request: Request): Promise<Response> {
+    if (this.closed) throw new Error("the platform is shutting down");
+    const deploymentId = app.activeDeploymentId;
+    if (!deploymentId) throw new Error(`app ${app.name} has no active deployment`);
+    this.lastRequest.set(app.name, Date.now());
+    let instance = this.instances.get(app.name);
+    if (!instance || instance.deploymentId !== deploymentId) {
+      if (instance) this.retire(app.name, instance, "replaced");
+      instance = this.load(app.name, deploymentId);
+    }
+    instance.inFlight++;
+    try {
+      return await (await instance.loaded).fetch(request);
+    } finally {
+      instance.inFlight--;
+      this.lastRequest.set(app.name, Date.now());
+      if (instance.retired && instance.inFlight === 0) void this.unload(app.name, instance);
+    }
+  }
+
+  state(app: AppRecord): AppRunState {
+    if (!app.activeDeploymentId) return "not-deployed";
+    return this.instances.has(app.name) ? "running" : "idle";
+  }
+
+  lastRequestAt(app: string): string | null {
+    const at = this.lastRequest.get(app);
+    return at === undefined ? null : new Date(at).toISOString();
+  }
+
+  /**
+   * Drops the loaded instance of `app` (new deployment, changed env vars, deleted app): the next request
+   * loads the current state. Requests in flight finish on the old instance.
+   */
+  invalidate(app: string, reason: "replaced" | "deleted" = "replaced"): void {
+    const instance = this.instances.get(app);
+    if (instance) this.retire(app, instance, reason);
+    if (reason === "deleted") this.lastRequest.delete(app);
+  }
+
+  /** Unloads apps idle for `idleMs` or more; returns their names. */
+  sweepIdle(now = Date.now()): string[] {
+    const unloaded: string[] = [];
+    for (const [app, instance] of this.instances) {
+      if (instance.inFlight > 0) continue;
+      if (now - (this.lastRequest.get(app) ?? 0) >= this.options.idleMs) {
+        this.retire(app, instance, "idle");
+        unloaded.push(app);
+      }
+    }
+    return unloaded;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.instances.entries()];
+    this.instances.clear();
+    this.options.metrics.loadedApps.set(0);
+    await Promise.all(
+      all.map(async ([app, instance]) => {
+        this.options.metrics.unloads.inc({ app, reason: "shutdown" });
+        const loaded = await instance.loaded.catch(() => undefined);
+        await loaded?.close().catch((e) => this.options.logger.warn({ app, err: e }, "closing app failed"));
+      }),
+    );
+  }
+
+  private load(app: string, deploymentId: string): Instance {
+    const { runtime, store, files, metrics, logger } = this.options;
+    const started = performance.now();
+    const loaded = (async () => {
+      const env = await store.envFor(app);
+      return runtime.loadApp(await files.buildDir(app, deploymentId), {
+        appName: app,
+        env,
+        onExecution: (e) => this.record(app, e),
+      });
+    })();
+    const instance: Instance = { deploymentId, loaded, inFlight: 0, retired: false };
+    this.instances.set(app, instance);
+    metrics.coldStarts.inc({ app });
+    metrics.loadedApps.set(this.instances.size);
+    loaded.then(
+      () => logger.info({ app, deploymentId, ms: Math.round(performance.now() - started) }, "app cold start"),
+      (err) => {
+        logger.error({ app, deploymentId, err }, "app failed to load");
+        // Forget it so that the next request tries again.
+        if (this.instances.get(app) === instance) {
+          this.instances.delete(app);
+          metrics.loadedApps.set(this.instances.size);
+        }
+      },
+    );
+    return instance;
+  }
+
+  private retire(app: string, instance: Instance, reason: string): void {
+    if (this.instances.get(app) === instance) this.instances.delete(app);
+    this.options.metrics.loadedApps.set(this.instances.size);
+    if (instance.retired) return;
+    instance.retired = true;
+    this.options.metrics.unloads.inc({ app, reason });
+    this.options.logger.info({ app, deploymentId: instance.deploymentId, reason }, "app unloaded");
+    if (instance.inFlight === 0) void this.unload(app, instance);
+  }
+
+  private async unload(app: string, instance: Instance): Promise<void> {
+    const loaded = await instance.loaded.catch(() => undefined);
+    await loaded?.unload().catch((err) => this.options.logger.warn({ app, err }, "unloading app failed"));
+  }
+
+  private record(app: string, execution: ExecutionRecord): void {
+    this.options.metrics.executions.inc({ app, status: execution.status });
+    this.options.store
+      .recordExecution(app, execution)
+      .catch((err) => this.options.logger.warn({ app, err }, "recording an execution failed"));
+  }
+}

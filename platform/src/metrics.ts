@@ -1,0 +1,35 @@
+import { Counter, Gauge, Registry } from "prom-client";
+
+/** The platform's Prometheus metrics, in their own registry (served at `/metrics`). */
+export class PlatformMetrics {
+  readonly registry = new Registry();
+  readonly coldStarts = new Counter({
+    name: "trellis_platform_app_cold_starts_total",
+    help: "Apps loaded to answer a request (first request, after scale-to-zero or after a deploy)",
+    labelNames: ["app"],
+    registers: [this.registry],
+  });
+  readonly unloads = new Counter({
+    name: "trellis_platform_app_unloads_total",
+    help: "Apps unloaded, by reason (idle: scale-to-zero; replaced: new deployment or env; deleted; shutdown)",
+    labelNames: ["app", "reason"],
+    registers: [this.registry],
+  });
+  readonly gatewayRequests = new Counter({
+    name: "trellis_platform_gateway_requests_total",
+    help: "Requests to app GraphQL endpoints, by app and HTTP status",
+    labelNames: ["app", "status"],
+    registers: [this.registry],
+  });
+  readonly loadedApps = new Gauge({
+    name: "trellis_platform_loaded_apps",
+    help: "Apps currently loaded (not scaled to zero)",
+    registers: [this.registry],
+  });
+  readonly executions = new Counter({
+    name: "trellis_platform_function_executions_total",
+    help: "Function executions recorded for Activity, by app and status",
+    labelNames: ["app", "status"],
+    registers: [this.registry],
+  });
+}

@@ -1,0 +1,22 @@
+import type { GraphDB } from "@trellis/graphdb";
+import type { Logger } from "pino";
+import type { Deployer } from "./deploy/deployer.ts";
+import type { DeploymentStore } from "./deploy/deployment-files.ts";
+import type { AppInstances } from "./gateway/app-instances.ts";
+import type { PlatformMetrics } from "./metrics.ts";
+import type { MetadataStore } from "./store/metadata-store.ts";
+
+/** What the HTTP routes work with; the routes themselves stay thin. */
+export interface PlatformContext {
+  store: MetadataStore;
+  instances: AppInstances;
+  deployer: Deployer;
+  files: DeploymentStore;
+  metrics: PlatformMetrics;
+  logger: Logger;
+  /** The platform's embedded graph database (console Graph tab, /admin/slash). */
+  graph: GraphDB;
+  adminToken: string;
+  /** The GraphQL endpoint of an app, as shown to users. */
+  appUrl(app: string): string;
+}

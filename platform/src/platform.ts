@@ -1,0 +1,266 @@
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import fastifyStatic from "@fastify/static";
+import { createGraphDB, createGrpcServer, createHttpServer } from "@trellis/graphdb";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { type Logger, pino } from "pino";
+import { slashRoute } from "./admin/slash-route.ts";
+import { activityRoutes } from "./api/activity-routes.ts";
+import { adminAuth } from "./api/admin-auth.ts";
+import { loadAdminToken } from "./api/admin-token.ts";
+import { installApiErrorHandler } from "./api/api-errors.ts";
+import { appRoutes } from "./api/app-routes.ts";
+import { deploymentRoutes } from "./api/deployment-routes.ts";
+import { envRoutes } from "./api/env-routes.ts";
+import { graphRoutes } from "./api/graph-routes.ts";
+import { keyRoutes } from "./api/key-routes.ts";
+import type { AppRuntime } from "./app-runtime.ts";
+import { DEFAULT_ARCHIVE_LIMITS } from "./deploy/build-archive.ts";
+import { Deployer } from "./deploy/deployer.ts";
+import { DeploymentStore } from "./deploy/deployment-files.ts";
+import { AppInstances } from "./gateway/app-instances.ts";
+import { gatewayRoutes } from "./gateway/gateway-routes.ts";
+import { PlatformMetrics } from "./metrics.ts";
+import type { PlatformContext } from "./platform-context.ts";
+import { EnvCipher } from "./secrets/env-cipher.ts";
+import { loadMasterKey } from "./secrets/master-key.ts";
+import { DEFAULT_RETENTION, MetadataStore, type RetentionPolicy } from "./store/metadata-store.ts";
+import { openPgliteDb } from "./store/pglite-db.ts";
+import { openPostgresDb } from "./store/postgres-db.ts";
+import type { SqlDb } from "./store/sql-db.ts";
+
+export interface PlatformOptions {
+  /** HTTP(S) port (default 8787; 0 picks a free one). */
+  port?: number;
+  /** Listen address (default 0.0.0.0). */
+  host?: string;
+  /** Metadata (PGlite), deployments, graph database, keys (default ./data/platform). */
+  dataDir?: string;
+  /** Admin token; default TRELLIS_ADMIN_TOKEN, else `<dataDir>/admin-token` (generated). */
+  adminToken?: string;
+  /** PostgreSQL URL for shared metadata (default TRELLIS_DATABASE_URL); embedded PGlite when absent. */
+  databaseUrl?: string;
+  /** PostgreSQL schema holding the metadata tables (default: the server's search_path). */
+  databaseSchema?: string;
+  /** Idle time before an app scales to zero (default TRELLIS_IDLE_TIMEOUT_MS, else 5 minutes). */
+  idleMs?: number;
+  /** How often idle apps are looked for (default min(idleMs, 30 s)). */
+  idleSweepMs?: number;
+  /** Activity retention (default: newest 10,000 per app, 7 days); pruned every `retentionSweepMs`. */
+  retention?: RetentionPolicy;
+  retentionSweepMs?: number;
+  /** The embedded graph database (default on, HTTP :8080, gRPC :9080, on 127.0.0.1). */
+  graphdb?: { httpPort?: number; grpcPort?: number; host?: string; enabled?: boolean };
+  /** PEM text or file paths; serves HTTPS when given. */
+  tls?: { cert: string; key: string };
+  /** The console's built files (default console/dist of this repo, when present). */
+  consoleDir?: string;
+  /** App hosts are `<app>.<appDomain>` (default localhost). */
+  appDomain?: string;
+  /** Base of app URLs shown to users (default: this server's URL). */
+  publicUrl?: string;
+  /** Deployments kept per app (default 10). */
+  keepDeployments?: number;
+  /** Largest deployment upload in bytes (default 64 MiB). */
+  maxUploadBytes?: number;
+  runtime: AppRuntime;
+  logger?: Logger;
+}
+
+export interface RunningPlatform {
+  url: string;
+  adminToken: string;
+  /** Where the admin token is kept; empty when it came from the options or the environment. */
+  adminTokenFile: string;
+  graphdb: { httpUrl: string; grpcTarget: string };
+  /** Unloads idle apps now (the sweeper does it periodically); returns their names. */
+  sweepIdle(now?: number): string[];
+  close(): Promise<void>;
+}
+
+const DEFAULT_IDLE_MS = 5 * 60_000;
+
+/** Starts the control plane, the app gateway, /admin/slash, the console and the embedded graph database. */
+export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
+  const logger =
+    options.logger ?? pino({ name: "trellis-platform", level: process.env.TRELLIS_LOG_LEVEL ?? "info" });
+  const dataDir = resolve(options.dataDir ?? "./data/platform");
+  await mkdir(dataDir, { recursive: true });
+  const idleMs = options.idleMs ?? envNumber("TRELLIS_IDLE_TIMEOUT_MS") ?? DEFAULT_IDLE_MS;
+  const { token: adminToken, file: adminTokenFile } = await loadAdminToken(dataDir, options.adminToken);
+  const cipher = new EnvCipher(await loadMasterKey(dataDir));
+  const databaseUrl = options.databaseUrl ?? process.env.TRELLIS_DATABASE_URL;
+  const sql: SqlDb = databaseUrl
+    ? await openPostgresDb(databaseUrl, { schema: options.databaseSchema })
+    : await openPgliteDb(join(dataDir, "metadata"));
+  const closers: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse())
+      await close().catch((err) => logger.warn({ err }, "shutdown step failed"));
+  };
+  try {
+    const store = await MetadataStore.open(sql, cipher);
+    closers.push(() => store.close());
+
+    const graphOptions = options.graphdb ?? {};
+    const graph = createGraphDB({ dir: join(dataDir, "graphdb") });
+    closers.push(() => graph.close());
+    let graphdb = { httpUrl: "", grpcTarget: "" };
+    if (graphOptions.enabled !== false) {
+      const host = graphOptions.host ?? "127.0.0.1";
+      const http = createHttpServer(graph.engine, { logger });
+      const { port: httpPort } = await http.listen(graphOptions.httpPort ?? 8080, host);
+      closers.push(() => http.close());
+      const grpc = createGrpcServer(graph.engine, { logger });
+      const { port: grpcPort } = await grpc.listen(graphOptions.grpcPort ?? 9080, host);
+      closers.push(() => grpc.close());
+      const shown = displayHost(host);
+      graphdb = { httpUrl: `http://${shown}:${httpPort}`, grpcTarget: `${shown}:${grpcPort}` };
+    }
+
+    const metrics = new PlatformMetrics();
+    const files = new DeploymentStore(dataDir);
+    const instances = new AppInstances({ store, runtime: options.runtime, files, metrics, logger, idleMs });
+    closers.push(() => instances.close());
+    const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_ARCHIVE_LIMITS.maxCompressedBytes;
+    const deployer = new Deployer({
+      store,
+      runtime: options.runtime,
+      files,
+      instances,
+      logger,
+      keep: options.keepDeployments,
+      limits: { ...DEFAULT_ARCHIVE_LIMITS, maxCompressedBytes: maxUploadBytes },
+    });
+
+    const https = options.tls ? { cert: pem(options.tls.cert), key: pem(options.tls.key) } : null;
+    const server: FastifyInstance = Fastify({
+      loggerInstance: logger,
+      logController: new LogController({ disableRequestLogging: true }),
+      https,
+    }) as never;
+    closers.push(() => server.close());
+    let baseUrl = "";
+    const ctx: PlatformContext = {
+      store,
+      instances,
+      deployer,
+      files,
+      metrics,
+      logger,
+      graph: graph.engine,
+      adminToken,
+      appUrl: (app) => `${options.publicUrl ?? baseUrl}/apps/${app}/graphql`,
+    };
+    await registerRoutes(server, ctx, options, maxUploadBytes);
+
+    const address = await server.listen({ port: options.port ?? 8787, host: options.host ?? "0.0.0.0" });
+    const port = new URL(address).port;
+    baseUrl = `${https ? "https" : "http"}://${displayHost(options.host ?? "0.0.0.0")}:${port}`;
+
+    const sweepMs = options.idleSweepMs ?? Math.min(idleMs, 30_000);
+    const idleTimer = setInterval(() => instances.sweepIdle(), sweepMs).unref();
+    closers.push(async () => clearInterval(idleTimer));
+    const retention = options.retention ?? DEFAULT_RETENTION;
+    const pruneTimer = setInterval(
+      () =>
+        void store.pruneExecutions(retention).catch((err) => logger.warn({ err }, "activity pruning failed")),
+      options.retentionSweepMs ?? 10 * 60_000,
+    ).unref();
+    closers.push(async () => clearInterval(pruneTimer));
+
+    logger.info(
+      { url: baseUrl, dataDir, metadata: databaseUrl ? "postgresql" : "pglite", ...graphdb },
+      "trellis platform listening",
+    );
+    return {
+      url: baseUrl,
+      adminToken,
+      adminTokenFile,
+      graphdb,
+      sweepIdle: (now) => instances.sweepIdle(now),
+      close: closeAll,
+    };
+  } catch (e) {
+    await closeAll();
+    if (closers.length === 0) await sql.close().catch(() => {});
+    throw e;
+  }
+}
+
+async function registerRoutes(
+  server: FastifyInstance,
+  ctx: PlatformContext,
+  options: PlatformOptions,
+  maxUploadBytes: number,
+): Promise<void> {
+  server.get("/metrics", async (_request, reply) => {
+    reply.header("content-type", ctx.metrics.registry.contentType);
+    return ctx.metrics.registry.metrics();
+  });
+  server.get("/health", async () => ({ status: "ok" }));
+
+  await server.register(async (api) => {
+    installApiErrorHandler(api);
+    api.addContentTypeParser(
+      ["application/gzip", "application/x-gzip", "application/octet-stream", "application/x-tar"],
+      { parseAs: "buffer", bodyLimit: maxUploadBytes },
+      (_req, body, done) => done(null, body),
+    );
+    api.addHook("onRequest", adminAuth(ctx));
+    appRoutes(api, ctx);
+    envRoutes(api, ctx);
+    keyRoutes(api, ctx);
+    deploymentRoutes(api, ctx, maxUploadBytes);
+    activityRoutes(api, ctx);
+    graphRoutes(api, ctx);
+  });
+  gatewayRoutes(server, ctx, options.appDomain ?? "localhost");
+  slashRoute(server, ctx);
+
+  const consoleDir = options.consoleDir ?? defaultConsoleDir();
+  if (consoleDir && existsSync(join(consoleDir, "index.html"))) {
+    await server.register(fastifyStatic, { root: resolve(consoleDir), wildcard: false });
+    // The console is a single-page app: unknown GET paths outside the APIs get index.html.
+    server.setNotFoundHandler((request, reply) => {
+      const path = request.url.split("?")[0];
+      if (request.method === "GET" && !/^\/(api|apps|admin)\//.test(path))
+        return reply.sendFile("index.html");
+      return reply
+        .code(404)
+        .send({ error: { code: "NOT_FOUND", message: `no route ${request.method} ${path}` } });
+    });
+  } else {
+    server.setNotFoundHandler((request, reply) =>
+      reply
+        .code(404)
+        .send({ error: { code: "NOT_FOUND", message: `no route ${request.method} ${request.url}` } }),
+    );
+  }
+}
+
+function defaultConsoleDir(): string | undefined {
+  const dir = fileURLToPath(new URL("../../console/dist", import.meta.url));
+  return existsSync(dir) ? dir : undefined;
+}
+
+function displayHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::" || host === "") return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** PEM text as given, or read from the file it names. */
+function pem(value: string): string {
+  return value.includes("-----BEGIN") ? value : readFileSync(value, "utf8");
+}
+
+function envNumber(name: string): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === "") return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`${name} must be a number of milliseconds, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,161 @@
+/**
+ * Loads a build directory (see build/build.ts) into a running app: the manifest and the app's
+ * environment give the host capabilities (connections with secrets filled), the component's own WIT gives
+ * the API, the transpiled component runs in the worker pool, and the GraphQL handler serves it.
+ *
+ * Used by `trellis dev` (environment = process env + .env files) and by the platform (environment = the
+ * app's stored env vars only).
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import {
+  createHostDispatcher,
+  type HostDispatcher,
+  type HostLogger,
+} from "../connections/host-dispatcher.ts";
+import type { ExecutionRecord } from "../graphql/execution-record.ts";
+import { createGraphQLHandler, type GraphQLHandler } from "../graphql/graphql-handler.ts";
+import { MANIFEST_FILE } from "../manifest/load-manifest.ts";
+import type { EndpointConfig, Manifest } from "../manifest/manifest-schema.ts";
+import { parseManifest } from "../manifest/parse-manifest.ts";
+import type { FunctionInvoker } from "../wasm/function-invoker.ts";
+import { createWorkerPool } from "../wasm/worker-pool.ts";
+import { readAppWorld } from "../wit/wit-parser.ts";
+import type { AppWorld } from "../wit/wit-types.ts";
+
+export const COMPONENT_FILE = "app.wasm";
+export const TRANSPILED_DIR = "transpiled";
+
+export interface LoadAppOptions {
+  /** Shown in logs and /health; default: build-info.json's name. */
+  appName?: string;
+  /** Where placeholders and app secrets are read from (TRELLIS_<CONNECTION>_<PLACEHOLDER>, TRELLIS_APP_*). */
+  env: Record<string, string | undefined>;
+  /** Every function execution, for activity and metrics. */
+  onExecution?: (e: ExecutionRecord) => void;
+  /**
+   * `throw` (default, as in development): refuse to start while a placeholder's variable is unset, naming
+   * every one. `defer` (the platform): start, warn, and fail only the calls through affected connections.
+   */
+  missingSecrets?: "throw" | "defer";
+  /** Worker threads (calls at once); default 2. */
+  workers?: number;
+  logger?: HostLogger;
+}
+
+export interface LoadedApp {
+  name: string;
+  world: AppWorld;
+  sdl: string;
+  manifest: Manifest;
+  endpoints: { name: string; path: string; auth: EndpointConfig["auth"] }[];
+  /** The app's GraphQL endpoint (any path: routing is the caller's). */
+  fetch(request: Request): Promise<Response>;
+  testConnections: HostDispatcher["testConnections"];
+  /** Releases workers and instances (scale to zero); the next call starts them again. */
+  unload(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A build directory that cannot be served, with what is wrong and what to do. */
+export class InvalidBuildError extends Error {
+  override name = "InvalidBuildError";
+}
+
+interface BuildFiles {
+  manifest: Manifest;
+  component: Uint8Array;
+  transpiledDir: string;
+  name: string;
+}
+
+async function readBuild(buildDirInput: string): Promise<BuildFiles> {
+  const buildDir = resolve(buildDirInput);
+  const manifestFile = join(buildDir, MANIFEST_FILE);
+  const componentFile = join(buildDir, COMPONENT_FILE);
+  const transpiledDir = join(buildDir, TRANSPILED_DIR);
+  const missing = [manifestFile, componentFile, transpiledDir].filter((f) => !existsSync(f));
+  if (missing.length > 0) {
+    throw new InvalidBuildError(
+      `${buildDir} is not a complete Trellis build (missing ${missing.map((f) => f.slice(buildDir.length + 1)).join(", ")}); run \`trellis build\``,
+    );
+  }
+  const manifest = parseManifest(await readFile(manifestFile, "utf8"), manifestFile);
+  const component = new Uint8Array(await readFile(componentFile));
+  let name = "app";
+  try {
+    const info = JSON.parse(await readFile(join(buildDir, "build-info.json"), "utf8")) as { name?: unknown };
+    if (typeof info.name === "string") name = info.name;
+  } catch {
+    // build-info.json is informational only.
+  }
+  return { manifest, component, transpiledDir, name };
+}
+
+/**
+ * Checks that a build can be served without starting it: manifest valid, component readable, its WIT
+ * supported and the GraphQL schema generated. Returns the GraphQL root fields. Throws with the reason.
+ */
+export async function validateBuild(buildDir: string): Promise<{ name: string; functions: string[] }> {
+  const build = await readBuild(buildDir);
+  let world: AppWorld;
+  try {
+    world = await readAppWorld(build.component);
+  } catch (e) {
+    throw new InvalidBuildError(`${COMPONENT_FILE} is not a loadable component: ${(e as Error).message}`);
+  }
+  const { buildAppSchema } = await import("../graphql/schema-builder.ts");
+  const schema = buildAppSchema(world);
+  return { name: build.name, functions: schema.fields.map((f) => f.fieldName) };
+}
+
+export async function loadApp(buildDir: string, options: LoadAppOptions): Promise<LoadedApp> {
+  const build = await readBuild(buildDir);
+  const world = await readAppWorld(build.component);
+  const host = createHostDispatcher({
+    manifest: build.manifest,
+    env: options.env,
+    logger: options.logger,
+    missingSecrets: options.missingSecrets,
+  });
+  if (host.missingSecrets.length > 0) {
+    options.logger?.warn(
+      { app: options.appName ?? build.name, missing: host.missingSecrets.map((v) => v.variable) },
+      "environment variables not set: calls through their connections will fail until they are",
+    );
+  }
+  let invoker: FunctionInvoker;
+  try {
+    invoker = await createWorkerPool({
+      transpiledDir: build.transpiledDir,
+      host,
+      world,
+      workers: options.workers,
+      timeoutMs: build.manifest.limits.timeoutMs,
+      memoryLimitMb: build.manifest.limits.memoryMb,
+    });
+  } catch (e) {
+    await host.close();
+    throw e;
+  }
+  const graphql: GraphQLHandler = createGraphQLHandler({ world, invoker, onExecution: options.onExecution });
+  return {
+    name: options.appName ?? build.name,
+    world,
+    sdl: graphql.sdl,
+    manifest: build.manifest,
+    endpoints: Object.entries(build.manifest.endpoints).map(([name, e]) => ({
+      name,
+      path: e.path,
+      auth: e.auth,
+    })),
+    fetch: (request) => graphql.fetch(request),
+    testConnections: () => host.testConnections(),
+    unload: () => invoker.unload(),
+    async close() {
+      await invoker.close();
+      await host.close();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * `trellis`: the app developer's CLI — `new`, `build`, `dev`, `deploy`.
+ * Returns the process exit code: 0 ok, 1 the command failed, 2 a usage mistake.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import pc from "picocolors";
+import { runBuild } from "./build-command.ts";
+import { runDeploy } from "./deploy-command.ts";
+import { runDev } from "./dev-command.ts";
+import { createApp, parseLanguage } from "./new-command.ts";
+import { createTerminal } from "./terminal.ts";
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError(`not a port number: ${value}`);
+  return n;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n <= 0) throw new InvalidArgumentError(`not a positive integer: ${value}`);
+  return n;
+}
+
+export function createProgram(): Command {
+  const term = createTerminal();
+  const program = new Command("trellis")
+    .description("Build, run and deploy Trellis apps: WebAssembly functions served as GraphQL")
+    .exitOverride()
+    .showHelpAfterError();
+
+  program
+    .command("new")
+    .description("create an app from the starter template")
+    .argument("<name>", "app name (lowercase letters, digits, hyphens)")
+    .addOption(new Option("-l, --lang <language>", "typescript or go").default("typescript"))
+    .option("-d, --dir <dir>", "directory to create (default ./<name>)")
+    .action(async (name: string, opts: { lang: string; dir?: string }) => {
+      const dir = await createApp({ name, language: parseLanguage(opts.lang), dir: opts.dir });
+      term.success(`Created ${pc.bold(name)} in ${dir}`);
+      term.info(`\nNext:\n  cd ${dir}\n  trellis dev        # http://localhost:8686/explorer`);
+    });
+
+  program
+    .command("build")
+    .description("build the app in [path] into <path>/build")
+    .argument("[path]", "app directory", ".")
+    .action(async (path: string) => {
+      await runBuild(path, term);
+    });
+
+  program
+    .command("dev")
+    .description("build, watch and serve the app at http://localhost:8686/graphql with /explorer")
+    .argument("[path]", "app directory", ".")
+    .addOption(new Option("-p, --port <port>", "dev server port").argParser(port).default(8686))
+    .option("--host <address>", "listen address", "127.0.0.1")
+    .option("--no-watch", "do not rebuild on changes")
+    .addOption(new Option("--delay <ms>", "rebuild debounce").argParser(positiveInt).default(500))
+    .option("--no-build", "serve the existing ./build without building")
+    .option("--no-graphdb", "do not start the embedded graph database")
+    .addOption(
+      new Option("--graphdb-port <port>", "embedded graph database HTTP port").argParser(port).default(8080),
+    )
+    .addOption(
+      new Option("--graphdb-grpc-port <port>", "embedded graph database gRPC port")
+        .argParser(port)
+        .default(9080),
+    )
+    .option("--graphdb-data <dir>", "embedded graph database data directory", "./data/graphdb")
+    .action(async (path: string, opts) => {
+      await runDev(path, opts, term);
+    });
+
+  program
+    .command("deploy")
+    .description("upload ./build to a Trellis platform")
+    .argument("[path]", "app directory", ".")
+    .addOption(new Option("--url <url>", "platform URL").env("TRELLIS_URL").makeOptionMandatory())
+    .addOption(
+      new Option("--app <name>", "app name on the platform").env("TRELLIS_APP").makeOptionMandatory(),
+    )
+    .addOption(
+      new Option("--token <token>", "the app's deploy token")
+        .env("TRELLIS_DEPLOY_TOKEN")
+        .makeOptionMandatory(),
+    )
+    .action(async (path: string, opts: { url: string; app: string; token: string }) => {
+      await runDeploy(path, opts, term);
+    });
+
+  return program;
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const program = createProgram();
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version print and exit 0; usage mistakes were already printed by commander.
+      return e.exitCode === 0 ? 0 : 2;
+    }
+    createTerminal().error((e as Error).message);
+    return 1;
+  }
+}

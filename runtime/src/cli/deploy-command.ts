@@ -1,0 +1,18 @@
+import { join, resolve } from "node:path";
+import pc from "picocolors";
+import { deployBuild } from "../deploy/deploy-client.ts";
+import type { Terminal } from "./terminal.ts";
+
+/** `trellis deploy`: uploads ./build to the platform with the app's deploy token. */
+export async function runDeploy(
+  appDir: string,
+  options: { url: string; app: string; token: string },
+  term: Terminal,
+): Promise<void> {
+  const buildDir = join(resolve(appDir), "build");
+  const result = await term.step(`Deploying ${options.app} to ${options.url}`, () =>
+    deployBuild({ url: options.url, app: options.app, token: options.token, buildDir, source: "cli" }),
+  );
+  term.success(`Deployed ${pc.bold(options.app)} (deployment ${result.deployment.id})`);
+  term.info(`Endpoint: ${pc.cyan(result.endpoint)}`);
+}

@@ -1,0 +1,193 @@
+/**
+ * `trellis dev`: builds the app, starts the embedded graph database (so a `graphdb` connection to
+ * localhost:9080 works with no setup), serves the app on 127.0.0.1:8686 with /explorer, and rebuilds on
+ * change (debounced). A rebuild or an edit of trellis.json / .env files swaps the app in place; a failed
+ * build keeps the last good app serving and shows the error at the endpoint and in the terminal.
+ */
+import { existsSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { parseGraphDBArgs, type RunningGraphDBServer, startGraphDBServer } from "@trellis/graphdb";
+import { watch } from "chokidar";
+import pc from "picocolors";
+import { pino } from "pino";
+import { type LoadedApp, loadApp } from "../app/load-app.ts";
+import { buildApp } from "../build/build.ts";
+import { type BuildStatus, type DevServer, startDevServer } from "../dev/dev-server.ts";
+import type { ExecutionRecord } from "../graphql/execution-record.ts";
+import { envFileNames, loadEnvFiles } from "../secrets/env-files.ts";
+import type { Terminal } from "./terminal.ts";
+
+export interface DevOptions {
+  port: number;
+  host: string;
+  watch: boolean;
+  delay: number;
+  build: boolean;
+  graphdb: boolean;
+  graphdbPort: number;
+  graphdbGrpcPort: number;
+  graphdbData: string;
+}
+
+export interface DevSession {
+  url: string;
+  graphdb?: { httpPort: number; grpcPort: number };
+  /** Resolves after the next rebuild/reload settles (for tests and scripts). */
+  reloaded(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const IGNORED_DIRS = new Set(["build", "node_modules", ".git", "data"]);
+
+export async function startDev(
+  appDirInput: string,
+  options: DevOptions,
+  term: Terminal,
+): Promise<DevSession> {
+  const appDir = resolve(appDirInput);
+  const buildDir = join(appDir, "build");
+  let status: BuildStatus = { ok: true, at: new Date().toISOString() };
+  let app: LoadedApp | undefined;
+  let devServer: DevServer | undefined;
+  let graphdb: RunningGraphDBServer | undefined;
+
+  const logExecution = (e: ExecutionRecord) => {
+    devServer?.recordExecution(e);
+    const mark = e.status === "success" ? pc.green("✔") : pc.red("✖");
+    term.info(
+      `${pc.dim(new Date().toLocaleTimeString())} ${mark} ${e.function} ${pc.dim(`${e.durationMs} ms ${e.executionId}`)}${e.error ? ` ${pc.red(e.error.message)}` : ""}`,
+    );
+    for (const log of e.logs) term.info(pc.dim(`    [${log.level}] ${log.message}`));
+  };
+
+  const build = async () => {
+    const summary = await term.step("Building", () => buildApp(appDir));
+    for (const w of summary.warnings) term.warn(w);
+  };
+
+  const reload = async (rebuild: boolean) => {
+    try {
+      if (rebuild) await build();
+      const env = loadEnvFiles(appDir, "dev");
+      const next = await term.step("Loading", () => loadApp(buildDir, { env, onExecution: logExecution }));
+      const previous = app;
+      app = next;
+      status = { ok: true, at: new Date().toISOString() };
+      for (const notice of next.manifest.notices) term.warn(notice);
+      await previous?.close();
+    } catch (e) {
+      status = { ok: false, message: (e as Error).message, at: new Date().toISOString() };
+      term.error((e as Error).message);
+      if (app) term.warn("still serving the last good build");
+    }
+  };
+
+  try {
+    if (options.graphdb) {
+      const config = parseGraphDBArgs([], {});
+      config.dataDir = resolve(appDir, options.graphdbData);
+      config.port = options.graphdbPort;
+      config.grpcPort = options.graphdbGrpcPort;
+      config.host = "127.0.0.1";
+      config.logLevel = "warn";
+      graphdb = await term.step(`Starting the graph database on :${options.graphdbGrpcPort} (gRPC)`, () =>
+        startGraphDBServer(config, pino({ level: "warn" })),
+      );
+    }
+    if (options.build || !existsSync(buildDir)) await reload(true);
+    else await reload(false);
+    devServer = await startDevServer({
+      port: options.port,
+      host: options.host,
+      buildStatus: () => status,
+      getApp: () =>
+        app && {
+          name: app.name,
+          world: app.world,
+          sdl: app.sdl,
+          graphql: app,
+          endpoints: app.endpoints,
+          testConnections: async () =>
+            (await app?.testConnections())?.map((c) => ({ ...c, authenticated: c.authenticated })) ?? [],
+        },
+    });
+  } catch (e) {
+    await app?.close();
+    await graphdb?.stop();
+    throw e;
+  }
+
+  const url = devServer.url;
+  term.info(`\n${pc.bold("Your local endpoint is ready!")}`);
+  for (const ep of app?.endpoints ?? [{ path: "/graphql" }])
+    term.info(`  • GraphQL: ${pc.cyan(`${url}${ep.path}`)}`);
+  term.info(`  • Explorer: ${pc.cyan(`${url}/explorer`)}`);
+  if (graphdb)
+    term.info(`  • Graph database: http://127.0.0.1:${graphdb.port} (gRPC 127.0.0.1:${graphdb.grpcPort})`);
+  term.info("");
+
+  let pending: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  let needsBuild = false;
+  const schedule = (rebuild: boolean) => {
+    needsBuild ||= rebuild;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      const rebuildNow = needsBuild;
+      needsBuild = false;
+      pending = pending.then(() => reload(rebuildNow));
+    }, options.delay);
+  };
+  const envFiles = new Set(envFileNames("dev"));
+  const watcher = options.watch
+    ? watch(appDir, {
+        ignoreInitial: true,
+        ignored: (path) =>
+          relative(appDir, path)
+            .split(sep)
+            .some((part) => IGNORED_DIRS.has(part)),
+      })
+    : undefined;
+  watcher?.on("all", (_event, path) => {
+    const rel = relative(appDir, path);
+    if (envFiles.has(rel)) schedule(false);
+    else if (rel === "trellis.json" || /\.(ts|js|mjs|go|mod|json|wit)$/.test(rel)) schedule(true);
+  });
+  if (watcher) await new Promise<void>((r) => watcher.once("ready", () => r()));
+
+  return {
+    url,
+    graphdb: graphdb && { httpPort: graphdb.port, grpcPort: graphdb.grpcPort },
+    async reloaded() {
+      // Wait for the debounce to fire, then for the reload chain to drain.
+      while (timer !== undefined) await new Promise((r) => setTimeout(r, 25));
+      let current: Promise<void>;
+      do {
+        current = pending;
+        await current;
+      } while (current !== pending || timer !== undefined);
+    },
+    async close() {
+      if (timer) clearTimeout(timer);
+      await watcher?.close();
+      await pending;
+      await devServer?.close();
+      await app?.close();
+      await graphdb?.stop();
+    },
+  };
+}
+
+/** Runs until Ctrl-C. */
+export async function runDev(appDir: string, options: DevOptions, term: Terminal): Promise<void> {
+  const session = await startDev(appDir, options, term);
+  await new Promise<void>((resolveStop) => {
+    const stop = () => {
+      term.info("\nStopping…");
+      session.close().then(resolveStop, resolveStop);
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}

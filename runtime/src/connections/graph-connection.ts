@@ -1,0 +1,143 @@
+/**
+ * DQL on a `graphdb` connection through the stock `dgraph-js` gRPC client, so the same app works against
+ * the Trellis graph database and against Dgraph. Credentials ride in per-call metadata (a bearer token,
+ * or a Dgraph Cloud API key) so they work on plaintext loopback channels too, where grpc-js refuses
+ * call credentials.
+ */
+import { credentials, Metadata } from "@grpc/grpc-js";
+import { type DgraphConnectionString, parseGrpcTarget } from "@trellis/graphdb";
+import * as dgraph from "dgraph-js";
+
+export interface GraphClientOptions {
+  /** Deadline of each call. */
+  timeoutMs: number;
+}
+
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "::1"];
+
+export interface GraphMutateRequest {
+  query?: string;
+  vars?: Record<string, unknown>;
+  mutations: {
+    setJson?: unknown;
+    deleteJson?: unknown;
+    setNquads?: string;
+    delNquads?: string;
+    cond?: string;
+  }[];
+}
+
+export class GraphClient {
+  private readonly target: DgraphConnectionString;
+  private readonly stub: dgraph.DgraphClientStub;
+  private readonly client: dgraph.DgraphClient;
+  private readonly authorization: string | undefined;
+  private login: Promise<unknown> | undefined;
+
+  /**
+   * `grpcTarget` is `host:port` (plaintext to loopback hosts, TLS otherwise) or a `dgraph://` connection
+   * string (its `sslmode`, `bearertoken`, `apikey` and user/password as dgraph-js reads them). `key` is
+   * sent as a bearer token, or as an API key to Dgraph Cloud hosts.
+   */
+  constructor(
+    grpcTarget: string,
+    key: string | undefined,
+    private readonly options: GraphClientOptions,
+  ) {
+    this.target = parseGrpcTarget(grpcTarget);
+    const t = this.target;
+    const plaintext = grpcTarget.startsWith("dgraph://")
+      ? t.sslmode === "disable"
+      : LOOPBACK_HOSTS.includes(t.host.toLowerCase());
+    const channel = plaintext
+      ? credentials.createInsecure()
+      : t.sslmode === "require"
+        ? credentials.createSsl(null, null, null, { checkServerIdentity: () => undefined })
+        : credentials.createSsl();
+    this.stub = new dgraph.DgraphClientStub(t.target, channel);
+    this.client = new dgraph.DgraphClient(this.stub);
+    if (key) this.authorization = t.host.includes("cloud.dgraph.io") ? key : `Bearer ${key}`;
+    else if (t.bearerToken) this.authorization = `Bearer ${t.bearerToken}`;
+    else if (t.apiKey) this.authorization = t.apiKey;
+  }
+
+  /** A fresh metadata object per call: the stub appends its access JWT to the one it is given. */
+  private metadata(): Metadata {
+    const md = new Metadata();
+    if (this.authorization) md.set("authorization", this.authorization);
+    return md;
+  }
+
+  private callOptions() {
+    return { deadline: Date.now() + this.options.timeoutMs };
+  }
+
+  /** Logs in once when the connection string carries a user (ACL), as dgraph-js `open()` does. */
+  private async ready(): Promise<void> {
+    if (this.target.username === undefined) return;
+    this.login ??= this.stub
+      .login(this.target.username, this.target.password, undefined, this.metadata(), this.callOptions())
+      .catch((e) => {
+        this.login = undefined;
+        throw e;
+      });
+    await this.login;
+  }
+
+  /** A read-only query; `vars` maps `$name` to a string (numbers and booleans are stringified). */
+  async query(query: string, vars: Record<string, unknown>): Promise<unknown> {
+    await this.ready();
+    const txn = this.client.newTxn({ readOnly: true });
+    const res = await txn.queryWithVars(query, stringVars(vars), this.metadata(), this.callOptions());
+    return res.getJson() ?? {};
+  }
+
+  /** Mutations (an upsert when `query` is given), committed at once. */
+  async mutate(request: GraphMutateRequest): Promise<{ json: unknown; uids: Record<string, string> }> {
+    await this.ready();
+    const req = new dgraph.Request();
+    if (request.query !== undefined) req.setQuery(request.query);
+    const varsMap = req.getVarsMap();
+    for (const [k, v] of Object.entries(stringVars(request.vars ?? {}))) varsMap.set(k, v);
+    req.setMutationsList(
+      request.mutations.map((m) => {
+        const mu = new dgraph.Mutation();
+        if (m.setJson !== undefined) mu.setSetJson(m.setJson);
+        if (m.deleteJson !== undefined) mu.setDeleteJson(m.deleteJson);
+        if (m.setNquads !== undefined) mu.setSetNquads(m.setNquads);
+        if (m.delNquads !== undefined) mu.setDelNquads(m.delNquads);
+        if (m.cond !== undefined) mu.setCond(m.cond);
+        return mu;
+      }),
+    );
+    req.setCommitNow(true);
+    const res = await this.client.newTxn().doRequest(req, this.metadata(), this.callOptions());
+    const uids: Record<string, string> = {};
+    res.getUidsMap().forEach((uid: string, label: string) => {
+      uids[label] = uid;
+    });
+    return { json: request.query !== undefined ? (res.getJson() ?? null) : null, uids };
+  }
+
+  /** Applies DQL schema text. */
+  async alter(schema: string): Promise<void> {
+    await this.ready();
+    const op = new dgraph.Operation();
+    op.setSchema(schema);
+    await this.client.alter(op, this.metadata(), this.callOptions());
+  }
+
+  close(): void {
+    this.stub.close();
+  }
+}
+
+function stringVars(vars: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(vars)) {
+    if (typeof v === "string") out[k] = v;
+    else if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") out[k] = String(v);
+    else throw new Error(`variable ${k} must be a string, number or boolean`);
+  }
+  return out;
+}

@@ -1,0 +1,261 @@
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ExecutionRecord } from "../graphql/execution-record.ts";
+import type { AppWorld } from "../wit/wit-types.ts";
+import { DevMetrics } from "./dev-metrics.ts";
+import { explorerCatalog } from "./explorer-catalog.ts";
+import { explorerPageHtml } from "./explorer-page.ts";
+
+/**
+ * The `trellis dev` HTTP server (default 127.0.0.1:8686): the app's GraphQL endpoints, the API explorer,
+ * /health and /metrics. It holds no app of its own: `getApp()` returns whatever the watch loop last built,
+ * so a rebuild swaps the app without restarting the server. GET/POST only, permissive CORS (like Modus).
+ */
+export interface DevApp {
+  name: string;
+  world: AppWorld;
+  sdl: string;
+  graphql: { fetch(req: Request): Promise<Response> };
+  endpoints: { name: string; path: string; auth: "none" | "bearer-token" }[];
+  testConnections(): Promise<ConnectionTestResult[]>;
+}
+
+export interface ConnectionTestResult {
+  name: string;
+  type: string;
+  reachable: boolean;
+  authenticated: boolean | null;
+  detail: string;
+  ms: number;
+}
+
+export interface BuildStatus {
+  ok: boolean;
+  message?: string;
+  at: string;
+}
+
+export interface DevServerOptions {
+  port: number;
+  host?: string;
+  getApp: () => DevApp | undefined;
+  buildStatus?: () => BuildStatus;
+  /** Metrics to expose; a fresh set by default. */
+  metrics?: DevMetrics;
+  /** Reported by /health; the runtime package version by default. */
+  version?: string;
+}
+
+export interface DevServer {
+  url: string;
+  metrics: DevMetrics;
+  /** Counts a function execution in /metrics (wire to the GraphQL handler's `onExecution`). */
+  recordExecution(e: ExecutionRecord): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_ENDPOINT = "/graphql";
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const ALLOWED_METHODS = "GET, POST, OPTIONS";
+
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const host = options.host ?? "127.0.0.1";
+  const metrics = options.metrics ?? new DevMetrics();
+  const version = options.version ?? runtimeVersion();
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: `internal error: ${(e as Error)?.message ?? e}` });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? "GET";
+    const url = new URL(req.url ?? "/", `http://${req.headers.host ?? `${host}`}`);
+    const path = url.pathname;
+    setCors(req, res);
+    if (path === "/health" || path === "/metrics") return serveOps(path, method, res);
+
+    const app = options.getApp();
+    const endpointPaths = app ? app.endpoints.map((e) => e.path) : [DEFAULT_ENDPOINT];
+    const route = endpointPaths.includes(path) ? path : path.startsWith("/explorer") ? "/explorer" : "other";
+    const done = metrics.startRequest(method, route);
+    res.on("close", () => done(res.statusCode));
+
+    if (method === "OPTIONS") return void res.writeHead(204).end();
+    if (method !== "GET" && method !== "POST") {
+      return sendJson(res, 405, { error: `method ${method} not allowed` }, { allow: ALLOWED_METHODS });
+    }
+    if (endpointPaths.includes(path)) return serveGraphQL(req, res, url, app);
+    if (path === "/") return redirect(res, "/explorer/");
+    if (path === "/favicon.ico") return void res.writeHead(204).end();
+    if (path === "/explorer" || path === "/explorer/") {
+      if (method !== "GET") return sendJson(res, 405, { error: "use GET" }, { allow: "GET" });
+      return send(res, 200, "text/html; charset=utf-8", explorerPageHtml());
+    }
+    if (path.startsWith("/explorer/api/"))
+      return serveExplorerApi(path.slice("/explorer/api/".length), res, app);
+    return sendJson(res, 404, { error: `no route for ${path}` });
+  }
+
+  async function serveOps(path: string, method: string, res: ServerResponse): Promise<void> {
+    if (method === "OPTIONS") return void res.writeHead(204).end();
+    if (method !== "GET") return sendJson(res, 405, { error: "use GET" }, { allow: "GET" });
+    if (path === "/metrics") {
+      const { contentType, body } = await metrics.render();
+      return send(res, 200, contentType, body);
+    }
+    const app = options.getApp();
+    return sendJson(res, 200, {
+      status: "ok",
+      app: app?.name ?? null,
+      environment: "dev",
+      version,
+      ...(options.buildStatus ? { build: options.buildStatus() } : {}),
+    });
+  }
+
+  async function serveGraphQL(req: IncomingMessage, res: ServerResponse, url: URL, app: DevApp | undefined) {
+    const accept = req.headers.accept ?? "";
+    // A browser opening the endpoint gets the explorer (Modus does the same in dev).
+    if (req.method === "GET" && !/json|event-stream/.test(accept) && !url.searchParams.has("query")) {
+      return redirect(res, "/explorer/");
+    }
+    if (!app) {
+      const status = options.buildStatus?.();
+      const why = status
+        ? status.ok
+          ? "the app is being built"
+          : `the last build failed: ${status.message ?? "unknown error"}`
+        : "the app is being built";
+      return sendJson(res, 503, {
+        errors: [
+          {
+            message: `No app is loaded: ${why}. Fix the error and save; trellis dev rebuilds on change.`,
+            extensions: { code: "APP_NOT_LOADED" },
+          },
+        ],
+      });
+    }
+    const body = req.method === "POST" ? await readBody(req) : undefined;
+    if (body === null) return sendJson(res, 413, { errors: [{ message: "request body too large" }] });
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+    }
+    const response = await app.graphql.fetch(
+      new Request(url, { method: req.method, headers, ...(body ? { body: new Uint8Array(body) } : {}) }),
+    );
+    const out: Record<string, string> = {};
+    response.headers.forEach((v, k) => {
+      if (!k.startsWith("access-control-")) out[k] = v;
+    });
+    res.writeHead(response.status, out);
+    res.end(Buffer.from(await response.arrayBuffer()));
+  }
+
+  async function serveExplorerApi(name: string, res: ServerResponse, app: DevApp | undefined) {
+    const notLoaded = app ? undefined : "No app is loaded yet (see the terminal running trellis dev).";
+    switch (name) {
+      case "endpoints":
+        return sendJson(res, 200, {
+          endpoints: (app?.endpoints ?? [{ name: "default", path: DEFAULT_ENDPOINT, auth: "none" }]).map(
+            (e) => ({
+              type: "GraphQL",
+              ...e,
+            }),
+          ),
+        });
+      case "functions":
+        if (!app) return sendJson(res, 503, { functions: [], enums: {}, error: notLoaded });
+        return sendJson(res, 200, { app: app.name, ...explorerCatalog(app.world) });
+      case "connections": {
+        if (!app) return sendJson(res, 503, { connections: [], error: notLoaded });
+        try {
+          return sendJson(res, 200, { connections: await app.testConnections() });
+        } catch (e) {
+          return sendJson(res, 500, {
+            connections: [],
+            error: `testing connections failed: ${(e as Error).message}`,
+          });
+        }
+      }
+      case "sdl":
+        if (!app) return sendJson(res, 503, { error: notLoaded });
+        return send(res, 200, "text/plain; charset=utf-8", app.sdl);
+      default:
+        return sendJson(res, 404, { error: `no explorer API "${name}"` });
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    metrics,
+    recordExecution: (e) => metrics.recordExecution(e),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function setCors(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader("access-control-allow-origin", "*");
+  res.setHeader("access-control-allow-methods", ALLOWED_METHODS);
+  res.setHeader("access-control-allow-headers", req.headers["access-control-request-headers"] ?? "*");
+  res.setHeader("access-control-max-age", "600");
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string, extra = {}): void {
+  res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(body), ...extra });
+  res.end(body);
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  extra: Record<string, string> = {},
+): void {
+  send(res, status, "application/json; charset=utf-8", JSON.stringify(value), extra);
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(302, { location, "content-length": 0 }).end();
+}
+
+/** The request body, or null when it exceeds MAX_BODY_BYTES. */
+async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function runtimeVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      version?: string;
+    };
+    return pkg.version ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,26 @@
+import type { LogEntry } from "../wasm/host-calls.ts";
+
+/** One function call made through GraphQL, as reported to metrics, dev logs and the Activity view. */
+export interface ExecutionRecord {
+  executionId: string;
+  /** GraphQL field name (`person`). */
+  function: string;
+  /** WIT export name (`get-person`). */
+  witName: string;
+  status: "success" | "error";
+  durationMs: number;
+  /** ISO 8601 start time. */
+  startedAt: string;
+  logs: LogEntry[];
+  /** Why the call failed; `message` may be internal detail (not what the client was shown). */
+  error?: { message: string; code: ExecutionErrorCode };
+}
+
+/** `extensions.code` of a failed call's GraphQL error. */
+export type ExecutionErrorCode =
+  | "FUNCTION_ERROR"
+  | "TIMEOUT"
+  | "OUT_OF_MEMORY"
+  | "TRAP"
+  | "INTERNAL_ERROR"
+  | "INVALID_RESULT";

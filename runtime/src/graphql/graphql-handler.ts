@@ -1,0 +1,187 @@
+import { createYoga, type Plugin } from "graphql-yoga";
+import type { FunctionInvoker, InvokeOutcome } from "../wasm/function-invoker.ts";
+import type { LogEntry } from "../wasm/host-calls.ts";
+import type { AppWorld } from "../wit/wit-types.ts";
+import { installCustomScalars } from "./custom-scalars.ts";
+import { newExecutionId } from "./execution-id.ts";
+import type { ExecutionErrorCode, ExecutionRecord } from "./execution-record.ts";
+import {
+  buildSchema,
+  GraphQLError,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  responsePathAsArray,
+} from "./graphql-js.ts";
+import { buildAppSchema, type FieldBinding } from "./schema-builder.ts";
+import { ValueCodec } from "./value-codec.ts";
+
+/**
+ * Serves an app's functions as GraphQL over the fetch API (graphql-yoga). Each root field invokes its WIT
+ * function with a fresh execution id; the response carries `extensions.invocations.<alias>` with the
+ * execution id, logs and duration, error-level logs as extra `errors[]` entries (`extensions.level`),
+ * and a failed call as an error with `path`, a typed `extensions.code` and `data.<alias>: null`.
+ */
+export interface GraphQLHandlerOptions {
+  world: AppWorld;
+  invoker: FunctionInvoker;
+  newExecutionId?: () => string;
+  onExecution?: (e: ExecutionRecord) => void;
+  /** Serve yoga's GraphiQL on GET; off by default (the explorer replaces it). */
+  graphiql?: boolean;
+}
+
+export interface GraphQLHandler {
+  sdl: string;
+  fields: FieldBinding[];
+  fetch(request: Request): Promise<Response>;
+}
+
+interface Invocation {
+  executionId: string;
+  logs: LogEntry[];
+  durationMs: number;
+}
+
+/** Per-request state the resolvers fill and the response hook reads. */
+interface RequestState {
+  invocations: Record<string, Invocation>;
+  logErrors: GraphQLError[];
+}
+
+const INTERNAL_MESSAGE = "An internal runtime error occurred while executing the function.";
+
+const ERROR_CODES: Record<NonNullable<InvokeOutcome["error"]>["kind"], ExecutionErrorCode> = {
+  "function-error": "FUNCTION_ERROR",
+  timeout: "TIMEOUT",
+  "out-of-memory": "OUT_OF_MEMORY",
+  trap: "TRAP",
+  internal: "INTERNAL_ERROR",
+};
+
+export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHandler {
+  const { sdl, fields } = buildAppSchema(options.world);
+  const schema = buildSchema(sdl);
+  installCustomScalars(schema);
+  const codec = new ValueCodec(options.world.types);
+  const nextId = options.newExecutionId ?? newExecutionId;
+
+  for (const binding of fields) {
+    const root = schema.getType(binding.rootType) as GraphQLObjectType;
+    root.getFields()[binding.fieldName]!.resolve = (_src, args, ctx, info) =>
+      resolveCall(binding, args as Record<string, unknown>, (ctx as { trellis: RequestState }).trellis, info);
+  }
+
+  async function resolveCall(
+    binding: FieldBinding,
+    args: Record<string, unknown>,
+    state: RequestState,
+    info: GraphQLResolveInfo,
+  ): Promise<unknown> {
+    const witArgs = binding.args.map((a) => codec.toWit(a.type, args[a.name], `argument "${a.name}"`));
+    const alias = info.path.key as string;
+    const executionId = nextId();
+    const startedAt = new Date();
+    const t0 = performance.now();
+    let outcome: InvokeOutcome;
+    try {
+      outcome = await options.invoker.invoke(binding.witName, witArgs, { executionId });
+    } catch (e) {
+      outcome = {
+        ok: false,
+        error: { kind: "internal", message: (e as Error)?.message ?? String(e) },
+        logs: [],
+        durationMs: performance.now() - t0,
+      };
+    }
+    const durationMs = round(outcome.durationMs ?? performance.now() - t0);
+    const logs = outcome.logs ?? [];
+    state.invocations[alias] = { executionId, logs, durationMs };
+    for (const log of logs) {
+      if (log.level === "error") {
+        state.logErrors.push(
+          new GraphQLError(log.message, {
+            path: responsePathAsArray(info.path),
+            extensions: { level: "error" },
+          }),
+        );
+      }
+    }
+
+    let value: unknown = null;
+    let failure: { code: ExecutionErrorCode; message: string; internal: string } | undefined;
+    if (outcome.ok) {
+      try {
+        value = codec.toGraphQL(binding.returns, outcome.value, binding.fieldName);
+      } catch (e) {
+        const message = (e as Error).message;
+        failure = { code: "INVALID_RESULT", message, internal: message };
+      }
+    } else {
+      const kind = outcome.error?.kind ?? "internal";
+      const internal = outcome.error?.message ?? "unknown error";
+      const message = kind === "internal" ? INTERNAL_MESSAGE : withoutStackTrace(internal);
+      failure = { code: ERROR_CODES[kind], message, internal };
+    }
+
+    options.onExecution?.({
+      executionId,
+      function: binding.fieldName,
+      witName: binding.witName,
+      status: failure ? "error" : "success",
+      durationMs,
+      startedAt: startedAt.toISOString(),
+      logs,
+      ...(failure ? { error: { message: failure.internal, code: failure.code } } : {}),
+    });
+    if (failure) throw new GraphQLError(failure.message, { extensions: { code: failure.code } });
+    return value;
+  }
+
+  const yoga = createYoga<Record<string, unknown>, { trellis: RequestState }>({
+    schema,
+    graphqlEndpoint: "*",
+    graphiql: options.graphiql ?? false,
+    landingPage: false,
+    logging: false,
+    maskedErrors: { isDev: false },
+    context: () => ({ trellis: { invocations: {}, logErrors: [] } }),
+    plugins: [invocationsExtension()],
+  });
+
+  return {
+    sdl,
+    fields,
+    fetch: (request) => Promise.resolve(yoga.fetch(request)),
+  };
+}
+
+/** Adds `extensions.invocations` and the error-level log entries to each execution result. */
+function invocationsExtension(): Plugin<{ trellis: RequestState }> {
+  return {
+    onExecute({ args }) {
+      const state = (args.contextValue as { trellis: RequestState }).trellis;
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (!state || Symbol.asyncIterator in result) return;
+          if (Object.keys(state.invocations).length === 0 && state.logErrors.length === 0) return;
+          const errors = [...(result.errors ?? []), ...state.logErrors];
+          setResult({
+            ...result,
+            ...(errors.length > 0 ? { errors } : {}),
+            extensions: { ...(result.extensions ?? {}), invocations: state.invocations },
+          });
+        },
+      };
+    },
+  };
+}
+
+/** Keeps a guest error's message but drops stack-frame lines (`    at …`, `wasm-function[…]`). */
+function withoutStackTrace(message: string): string {
+  const lines = message.split("\n").filter((l) => !/^\s+at\s/.test(l) && !/wasm-function\[/.test(l));
+  return lines.join("\n").trim() || "The function failed.";
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

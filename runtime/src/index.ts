@@ -1,0 +1,44 @@
+/**
+ * @trellis/runtime — builds apps into WebAssembly components, loads them in a sandboxed worker pool, and
+ * serves their functions as GraphQL. Used by the `trellis` CLI (runtime/bin) and by the platform.
+ */
+
+// Loading and serving built apps
+export type { LoadAppOptions, LoadedApp } from "./app/load-app.ts";
+export { COMPONENT_FILE, InvalidBuildError, loadApp, TRANSPILED_DIR, validateBuild } from "./app/load-app.ts";
+// Building
+export type { BuildOptions, BuildSummary } from "./build/build.ts";
+export { buildApp, detectLanguage } from "./build/build.ts";
+export { GoSignatureError } from "./build/go-builder.ts";
+export { checkGoToolchain, GoToolchainError } from "./build/go-toolchain.ts";
+export { BuildError } from "./build/ts-build-error.ts";
+export { createApp, TEMPLATE_ROOT } from "./cli/new-command.ts";
+// Connections and the host side of the WIT `host` interface
+export type { ConnectionStatus, HostDispatcher } from "./connections/host-dispatcher.ts";
+export { createHostDispatcher } from "./connections/host-dispatcher.ts";
+// Deploying
+export type { DeployBuildOptions, DeployBuildResult, DeploymentRecord } from "./deploy/deploy-client.ts";
+export { DeployError, deployBuild, packBuild } from "./deploy/deploy-client.ts";
+export { newExecutionId } from "./graphql/execution-id.ts";
+// GraphQL
+export type { ExecutionErrorCode, ExecutionRecord } from "./graphql/execution-record.ts";
+export { createGraphQLHandler } from "./graphql/graphql-handler.ts";
+export { buildAppSchema, SchemaBuildError } from "./graphql/schema-builder.ts";
+// Manifest and secrets
+export { loadManifest, MANIFEST_FILE } from "./manifest/load-manifest.ts";
+export { ManifestError } from "./manifest/manifest-error.ts";
+export type { Connection, Manifest } from "./manifest/manifest-schema.ts";
+export { parseManifest } from "./manifest/parse-manifest.ts";
+export { envFileNames, loadEnvFiles } from "./secrets/env-files.ts";
+export { appSecretVarName, envVarName } from "./secrets/env-var-name.ts";
+export { MissingSecretsError } from "./secrets/missing-secrets-error.ts";
+export type { RequiredVariable } from "./secrets/required-variables.ts";
+export { requiredVariables } from "./secrets/required-variables.ts";
+// WebAssembly host
+export type { FunctionInvoker, InvokeOutcome } from "./wasm/function-invoker.ts";
+export type { HostCalls, LogEntry } from "./wasm/host-calls.ts";
+export { transpileComponent } from "./wasm/transpile-component.ts";
+export { createWorkerPool, type WorkerPoolOptions } from "./wasm/worker-pool.ts";
+export { type DevApp, type DevServer, startDevServer } from "./dev/dev-server.ts";
+export { parseWorldWit, readAppWorld, WitParseError } from "./wit/wit-parser.ts";
+export type { AppWorld, WitFunction, WitType } from "./wit/wit-types.ts";

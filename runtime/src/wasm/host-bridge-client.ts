@@ -1,0 +1,49 @@
+import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
+import { type BridgedHostMethod, type HostReply, SIGNAL_SLOT } from "./bridge-protocol.ts";
+import type { LogEntry, LogLevel } from "./host-calls.ts";
+
+const LEVELS = new Set<LogLevel>(["debug", "info", "warning", "error"]);
+
+const BRIDGED: Record<string, BridgedHostMethod> = {
+  httpFetch: "httpFetch",
+  sqlQuery: "sqlQuery",
+  sqlExecute: "sqlExecute",
+  graphQuery: "graphQuery",
+  graphMutate: "graphMutate",
+  graphAlter: "graphAlter",
+  modelInvoke: "modelInvoke",
+  appSecret: "appSecret",
+};
+
+/**
+ * Worker half of the Atomics bridge: the `trellis:app/host` import object. Each bridged function posts
+ * its request, blocks the thread in `Atomics.wait` until the main thread answers, and returns the value
+ * (WIT `ok`) or throws the message string (WIT `err`; jco turns a thrown non-Error into `err`, never a
+ * trap). `log` stays local: it is appended to `logs` with no round trip.
+ */
+export function createHostImports(
+  port: MessagePort,
+  signalBuffer: SharedArrayBuffer,
+  logs: () => LogEntry[],
+): Record<string, (...args: never[]) => unknown> {
+  const signal = new Int32Array(signalBuffer);
+  const call = (method: BridgedHostMethod, args: unknown[]): unknown => {
+    Atomics.store(signal, SIGNAL_SLOT, 0);
+    port.postMessage({ method, args });
+    Atomics.wait(signal, SIGNAL_SLOT, 0);
+    const received = receiveMessageOnPort(port);
+    if (!received) throw new Error(`host call ${method}: woken without a reply`);
+    const reply = received.message as HostReply;
+    if (reply.ok) return reply.value;
+    throw reply.message;
+  };
+  const imports: Record<string, (...args: never[]) => unknown> = {
+    log: (level: string, message: string) => {
+      logs().push({ level: LEVELS.has(level as LogLevel) ? (level as LogLevel) : "info", message });
+    },
+  };
+  for (const [name, method] of Object.entries(BRIDGED)) {
+    imports[name] = (...args: unknown[]) => call(method, args);
+  }
+  return imports;
+}

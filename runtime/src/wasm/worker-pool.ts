@@ -1,0 +1,344 @@
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { MessageChannel, Worker } from "node:worker_threads";
+import type { AppWorld } from "../wit/wit-types.ts";
+import type { FromWorker, InstancePolicy, ToWorker, WorkerInit } from "./bridge-protocol.ts";
+import { type LoadedComponent, loadTranspiledComponent } from "./core-modules.ts";
+import type { FunctionInvoker, InvokeOptions, InvokeOutcome } from "./function-invoker.ts";
+import { HostBridge } from "./host-bridge.ts";
+import type { HostCallContext, HostCalls } from "./host-calls.ts";
+import { fromJcoValue, toJcoArgs } from "./jco-values.ts";
+import { instanceWorkerUrl } from "./worker-script.ts";
+
+export interface PoolLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface WorkerPoolOptions {
+  /** The build's `transpiled/` folder (transpile-component.ts output). */
+  transpiledDir: string;
+  host: HostCalls;
+  /** Worker threads, i.e. calls running at once. Default 2. */
+  workers?: number;
+  /** Per-call timeout. Default 30 s. */
+  timeoutMs?: number;
+  /** Per worker: caps the guest's linear memory and the worker's JS heap. Default 256 MB. */
+  memoryLimitMb?: number;
+  /** Calls waiting for a worker before new ones are refused. Default 1000. */
+  maxQueue?: number;
+  /** Default `reuse`: see bench/runtime/README-jco.md for the measurements behind it. */
+  instancePolicy?: InstancePolicy;
+  /**
+   * The app's WIT model (readAppWorld). With it, numeric lists in arguments are turned into the typed
+   * arrays jco expects; without it they must already be typed arrays.
+   */
+  world?: AppWorld;
+  logger?: PoolLogger;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MEMORY_LIMIT_MB = 256;
+
+type OutcomeError = NonNullable<InvokeOutcome["error"]>;
+
+interface Call {
+  id: number;
+  exportName: string;
+  args: unknown[];
+  ctx: HostCallContext;
+  timeoutMs: number;
+  startedAt: number;
+  resolve(outcome: InvokeOutcome): void;
+}
+
+interface PooledWorker {
+  worker: Worker;
+  bridge: HostBridge;
+  ready: boolean;
+  /** The call running on this worker; never more than one. */
+  current?: Call;
+  timer?: NodeJS.Timeout;
+  /** Set when the pool ended the worker on purpose (timeout, unload): its exit answers nothing. */
+  retired: boolean;
+  outOfMemory: boolean;
+}
+
+const shimUrl = pathToFileURL(
+  createRequire(import.meta.url).resolve("@bytecodealliance/preview2-shim/instantiation"),
+).href;
+
+/**
+ * Runs a transpiled component's functions in a pool of worker threads (one instance and one call at a
+ * time per worker, a bounded FIFO queue in front). A call that times out, runs out of memory or traps
+ * is answered with that failure and only its worker or instance is replaced; other calls go on.
+ * Core modules are compiled at creation; workers start on the first call and after `unload()`.
+ */
+export async function createWorkerPool(options: WorkerPoolOptions): Promise<FunctionInvoker> {
+  const pool = new WorkerPool(options);
+  await pool.load();
+  return pool;
+}
+
+class WorkerPool implements FunctionInvoker {
+  private readonly size: number;
+  private readonly timeoutMs: number;
+  private readonly memoryLimitMb: number;
+  private readonly maxQueue: number;
+  private readonly policy: InstancePolicy;
+  private component?: Promise<LoadedComponent>;
+  private readonly workers = new Set<PooledWorker>();
+  private readonly queue: Call[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** Set on the first call after load/unload, cleared when it is answered: cold-start reporting. */
+  private coldStartAt?: number;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.size = Math.max(1, options.workers ?? 2);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.memoryLimitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
+    this.maxQueue = options.maxQueue ?? 1000;
+    this.policy = options.instancePolicy ?? "reuse";
+  }
+
+  async load(): Promise<LoadedComponent> {
+    this.component ??= loadTranspiledComponent(this.options.transpiledDir, this.memoryLimitMb * 1024 * 1024);
+    try {
+      return await this.component;
+    } catch (error) {
+      this.component = undefined;
+      throw error;
+    }
+  }
+
+  invoke(name: string, args: unknown[], options: InvokeOptions): Promise<InvokeOutcome> {
+    const startedAt = performance.now();
+    if (this.closed) return Promise.resolve(failed(startedAt, "internal", "the function pool is closed"));
+    if (this.queue.length >= this.maxQueue) {
+      return Promise.resolve(
+        failed(startedAt, "internal", `too many calls waiting (${this.queue.length}); try again later`),
+      );
+    }
+    if (this.workers.size === 0 && this.coldStartAt === undefined) this.coldStartAt = startedAt;
+    const fn = this.options.world?.functions.find((f) => f.name === name);
+    if (this.options.world && !fn) {
+      return Promise.resolve(failed(startedAt, "internal", `the app has no function ${name}`));
+    }
+    return new Promise((resolve) => {
+      this.queue.push({
+        id: this.nextId++,
+        exportName: toJsName(name),
+        args: fn ? toJcoArgs(fn.params, this.options.world!.types, args) : args,
+        ctx: { executionId: options.executionId, functionName: name },
+        timeoutMs: options.timeoutMs ?? this.timeoutMs,
+        startedAt,
+        resolve,
+      });
+      void this.pump();
+    });
+  }
+
+  /** Hands queued calls to idle workers and starts workers (up to the pool size) for the rest. */
+  private async pump(): Promise<void> {
+    for (const pw of this.workers) {
+      if (this.queue.length === 0) return;
+      if (pw.ready && !pw.current && !pw.retired) this.dispatch(pw, this.queue.shift()!);
+    }
+    const starting = [...this.workers].filter((pw) => !pw.ready && !pw.retired).length;
+    let wanted = Math.min(this.queue.length - starting, this.size - this.liveCount());
+    if (wanted <= 0) return;
+    let component: LoadedComponent;
+    try {
+      component = await this.load();
+    } catch (error) {
+      this.failQueue("internal", `cannot load the component: ${messageOf(error)}`);
+      return;
+    }
+    while (wanted-- > 0 && !this.closed) this.spawn(component);
+  }
+
+  private liveCount(): number {
+    return [...this.workers].filter((pw) => !pw.retired).length;
+  }
+
+  private spawn(component: LoadedComponent): void {
+    const { port1, port2 } = new MessageChannel();
+    const signal = new SharedArrayBuffer(4);
+    const init: WorkerInit = {
+      glueUrl: component.glueUrl,
+      shimUrl,
+      modules: component.modules,
+      hostPort: port2,
+      signal,
+      memoryLimitBytes: this.memoryLimitMb * 1024 * 1024,
+      instancePolicy: this.policy,
+    };
+    const worker = new Worker(instanceWorkerUrl(), {
+      workerData: init,
+      transferList: [port2],
+      resourceLimits: { maxOldGenerationSizeMb: this.memoryLimitMb },
+    });
+    const pw: PooledWorker = {
+      worker,
+      ready: false,
+      retired: false,
+      outOfMemory: false,
+      bridge: new HostBridge(port1, signal, this.options.host, () => pw.current?.ctx ?? noContext),
+    };
+    this.workers.add(pw);
+    worker.on("message", (message: FromWorker) => this.onMessage(pw, message));
+    worker.on("error", (error: Error & { code?: string }) => {
+      if (error.code === "ERR_WORKER_OUT_OF_MEMORY") pw.outOfMemory = true;
+      else this.options.logger?.warn(`function worker failed: ${error.message}`);
+    });
+    worker.on("exit", (code) => this.onExit(pw, code));
+  }
+
+  private onMessage(pw: PooledWorker, message: FromWorker): void {
+    switch (message.type) {
+      case "ready":
+        pw.ready = true;
+        if (this.coldStartAt !== undefined) {
+          this.options.logger?.info(
+            `function workers cold start: ready ${(performance.now() - this.coldStartAt).toFixed(1)} ms after the first call`,
+          );
+        }
+        void this.pump();
+        return;
+      case "init-failed":
+        this.retire(pw);
+        this.failQueue("internal", `cannot instantiate the component: ${message.message}`);
+        return;
+      case "result": {
+        const call = pw.current;
+        if (!call || call.id !== message.id) return;
+        this.finish(pw, {
+          ok: message.ok,
+          ...(message.ok ? { value: fromJcoValue(message.value) } : { error: message.error }),
+          logs: message.logs,
+          durationMs: performance.now() - call.startedAt,
+        });
+        void this.pump();
+      }
+    }
+  }
+
+  private dispatch(pw: PooledWorker, call: Call): void {
+    pw.current = call;
+    pw.timer = setTimeout(() => {
+      if (pw.current !== call) return;
+      this.finish(
+        pw,
+        failed(
+          call.startedAt,
+          "timeout",
+          `${call.ctx.functionName} exceeded the ${call.timeoutMs} ms timeout`,
+        ),
+      );
+      this.replace(pw);
+    }, call.timeoutMs);
+    const message: ToWorker = {
+      type: "invoke",
+      id: call.id,
+      exportName: call.exportName,
+      args: call.args,
+      ctx: call.ctx,
+    };
+    try {
+      pw.worker.postMessage(message);
+    } catch (error) {
+      this.finish(
+        pw,
+        failed(call.startedAt, "internal", `arguments cannot be passed on: ${messageOf(error)}`),
+      );
+    }
+  }
+
+  private finish(pw: PooledWorker, outcome: InvokeOutcome): void {
+    const call = pw.current;
+    if (!call) return;
+    clearTimeout(pw.timer);
+    pw.current = undefined;
+    pw.timer = undefined;
+    if (this.coldStartAt !== undefined) {
+      this.options.logger?.info(`cold start: first call answered after ${outcome.durationMs.toFixed(1)} ms`);
+      this.coldStartAt = undefined;
+    }
+    call.resolve(outcome);
+  }
+
+  private onExit(pw: PooledWorker, code: number): void {
+    this.workers.delete(pw);
+    pw.bridge.close();
+    if (pw.current) {
+      const call = pw.current;
+      this.finish(
+        pw,
+        pw.outOfMemory
+          ? failed(
+              call.startedAt,
+              "out-of-memory",
+              `${call.ctx.functionName} exceeded the ${this.memoryLimitMb} MB memory limit`,
+            )
+          : failed(call.startedAt, "trap", `the function's worker exited unexpectedly (code ${code})`),
+      );
+    }
+    if (!pw.retired && !this.closed && this.component) {
+      this.options.logger?.warn(
+        `function worker exited (code ${code}${pw.outOfMemory ? ", out of memory" : ""}); replacing it`,
+      );
+    }
+    void this.pump();
+  }
+
+  /** Ends a worker (its call is already answered) and starts a replacement so capacity stays the same. */
+  private replace(pw: PooledWorker): void {
+    this.retire(pw);
+    if (this.closed || !this.component) return;
+    void this.load().then((component) => {
+      if (!this.closed && this.component && this.liveCount() < this.size) this.spawn(component);
+    });
+  }
+
+  private retire(pw: PooledWorker): void {
+    pw.retired = true;
+    void pw.worker.terminate();
+  }
+
+  private failQueue(kind: OutcomeError["kind"], message: string): void {
+    for (const call of this.queue.splice(0)) call.resolve(failed(call.startedAt, kind, message));
+  }
+
+  async unload(): Promise<void> {
+    this.failQueue("internal", "the app was unloaded");
+    const exits = [...this.workers].map((pw) => {
+      if (pw.current)
+        this.finish(pw, failed(pw.current.startedAt, "internal", "the app was unloaded during the call"));
+      pw.retired = true;
+      return pw.worker.terminate();
+    });
+    this.component = undefined;
+    await Promise.all(exits);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.unload();
+  }
+}
+
+const noContext: HostCallContext = { executionId: "", functionName: "" };
+
+function failed(startedAt: number, kind: OutcomeError["kind"], message: string): InvokeOutcome {
+  return { ok: false, error: { kind, message }, logs: [], durationMs: performance.now() - startedAt };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** jco's name for a WIT export: `get-person` → `getPerson`. */
+export function toJsName(witName: string): string {
+  return witName.replace(/-([a-z0-9])/gi, (_m, c: string) => c.toUpperCase());
+}

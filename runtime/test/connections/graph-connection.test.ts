@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createGraphDB, createGrpcServer, type GraphDBHandle, type GrpcServer } from "@trellis/graphdb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHostDispatcher, type HostDispatcher } from "../../src/connections/host-dispatcher.ts";
+import { parseManifest } from "../../src/manifest/parse-manifest.ts";
+
+const ctx = { executionId: "exec-4", functionName: "addPerson" };
+const ACL_SECRET = new TextEncoder().encode("a-test-secret-of-at-least-32-bytes!!");
+
+/** The embedded graph database behind a gRPC server on a free loopback port. */
+async function startGraph(
+  acl: boolean,
+): Promise<{ db: GraphDBHandle; server: GrpcServer; address: string; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "trellis-graphconn-"));
+  const db = createGraphDB({ dir, acl });
+  const server = createGrpcServer(db.engine, acl ? { acl: true, aclSecret: ACL_SECRET } : {});
+  const { port } = await server.listen(0, "127.0.0.1");
+  return { db, server, address: `127.0.0.1:${port}`, dir };
+}
+
+async function stopGraph(g: Awaited<ReturnType<typeof startGraph>> | undefined) {
+  if (!g) return;
+  await g.server.close();
+  await g.db.close();
+  rmSync(g.dir, { recursive: true, force: true });
+}
+
+describe("graph connections", () => {
+  let open: Awaited<ReturnType<typeof startGraph>>;
+  let secured: Awaited<ReturnType<typeof startGraph>>;
+  let dispatcher: HostDispatcher;
+
+  beforeAll(async () => {
+    [open, secured] = await Promise.all([startGraph(false), startGraph(true)]);
+    const manifest = parseManifest(
+      JSON.stringify({
+        connections: {
+          graph: { type: "graphdb", grpcTarget: "{{TARGET}}", key: "{{KEY}}" },
+          acl: { type: "dgraph", connString: `dgraph://groot:{{PASSWORD}}@${secured.address}` },
+          "acl-anon": { type: "graphdb", grpcTarget: secured.address },
+          down: { type: "graphdb", grpcTarget: "127.0.0.1:1" },
+        },
+        limits: { timeoutMs: 3000 },
+      }),
+    );
+    dispatcher = createHostDispatcher({
+      manifest,
+      env: { TRELLIS_GRAPH_TARGET: open.address, TRELLIS_GRAPH_KEY: "k1", TRELLIS_ACL_PASSWORD: "password" },
+    });
+  });
+
+  afterAll(async () => {
+    await dispatcher?.close();
+    await Promise.all([stopGraph(open), stopGraph(secured)]);
+  });
+
+  it("alters the schema, mutates with commit-now and queries with variables", async () => {
+    expect(
+      JSON.parse(await dispatcher.graphAlter(ctx, "graph", "name: string @index(exact) .\nage: int .")),
+    ).toEqual({
+      code: "Success",
+      message: "Done",
+    });
+    const mutated = JSON.parse(
+      await dispatcher.graphMutate(
+        ctx,
+        "graph",
+        JSON.stringify({
+          mutations: [
+            { setJson: { uid: "_:ann", name: "Ann", age: 31 } },
+            { setNquads: '_:bob <name> "Bob" .\n_:bob <age> "42"^^<xs:int> .' },
+          ],
+        }),
+      ),
+    );
+    expect(mutated.json).toBeNull();
+    expect(Object.keys(mutated.uids).sort()).toEqual(["ann", "bob"]);
+    const data = JSON.parse(
+      await dispatcher.graphQuery(
+        ctx,
+        "graph",
+        "query q($n: string) { people(func: eq(name, $n)) { uid name age } }",
+        JSON.stringify({ $n: "Bob" }),
+      ),
+    );
+    expect(data).toEqual({ people: [{ uid: mutated.uids.bob, name: "Bob", age: 42 }] });
+  });
+
+  it("runs an upsert: the query's variables drive a conditional mutation", async () => {
+    const upsert = (name: string) =>
+      dispatcher.graphMutate(
+        ctx,
+        "graph",
+        JSON.stringify({
+          query: "query q($n: string) { p as var(func: eq(name, $n)) found(func: eq(name, $n)) { uid } }",
+          vars: { $n: name },
+          mutations: [
+            { cond: "@if(eq(len(p), 0))", setJson: { uid: "_:new", name } },
+            { cond: "@if(gt(len(p), 0))", setJson: { uid: "uid(p)", age: 32 } },
+          ],
+        }),
+      );
+    const created = JSON.parse(await upsert("Cleo"));
+    expect(created.json).toEqual({ found: [] });
+    expect(Object.keys(created.uids)).toEqual(["new"]);
+    const updated = JSON.parse(await upsert("Ann"));
+    expect(updated.json.found).toHaveLength(1);
+    const ann = JSON.parse(
+      await dispatcher.graphQuery(ctx, "graph", '{ a(func: eq(name, "Ann")) { age } }', "{}"),
+    );
+    expect(ann).toEqual({ a: [{ age: 32 }] });
+  });
+
+  it("logs in with the user of a dgraph:// connection string (ACL)", async () => {
+    await dispatcher.graphAlter(ctx, "acl", "title: string @index(term) .");
+    await dispatcher.graphMutate(
+      ctx,
+      "acl",
+      JSON.stringify({ mutations: [{ setJson: { title: "secured" } }] }),
+    );
+    const data = JSON.parse(await dispatcher.graphQuery(ctx, "acl", "{ t(func: has(title)) { title } }", ""));
+    expect(data).toEqual({ t: [{ title: "secured" }] });
+  });
+
+  it("reports DQL errors and bad requests with the connection named", async () => {
+    await expect(dispatcher.graphQuery(ctx, "graph", "{ broken(func: ", "{}")).rejects.toThrow(
+      /^graph query on connection "graph" failed: /,
+    );
+    await expect(dispatcher.graphMutate(ctx, "graph", '{"mutations": 1}')).rejects.toThrow(
+      'graph mutate on connection "graph" failed: request.mutations must be an array',
+    );
+    await expect(
+      dispatcher.graphQuery(ctx, "graph", "{ q(func: uid(0x1)) { uid } }", '{"$x": {}}'),
+    ).rejects.toThrow("variable $x must be a string, number or boolean");
+  });
+
+  it("tests connections with a uid query: ok, unauthenticated, unreachable", async () => {
+    const statuses = await dispatcher.testConnections();
+    const by = (name: string) => statuses.find((s) => s.name === name)!;
+    expect(by("graph")).toMatchObject({ type: "graphdb", reachable: true, authenticated: true });
+    expect(by("acl")).toMatchObject({ reachable: true, authenticated: true });
+    expect(by("acl-anon")).toMatchObject({ reachable: true, authenticated: false });
+    expect(by("down")).toMatchObject({ reachable: false, authenticated: false });
+  });
+});

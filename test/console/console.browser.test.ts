@@ -1,0 +1,205 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPlatform } from "../../platform/src/index.ts";
+import { buildConsole } from "./build-console.ts";
+import { launchChromium } from "./chromium-browser.ts";
+import { fixtureAppRuntime, fixtureBuildArchive } from "./fixture-app-runtime.ts";
+
+const SCREENSHOTS = fileURLToPath(new URL("../../test-results/console/", import.meta.url));
+const ADMIN_TOKEN = "console-test-admin-token-0123456789";
+const APP = "shop";
+const SECRET_VALUE = "sk-live-console-test-4242";
+
+/** Drives the built console in Debian's chromium against the real platform (in-process). */
+describe("console in a browser", () => {
+  let tmp: string;
+  let platform: { url: string; adminToken: string; close: () => Promise<void> };
+  let browser: Browser;
+  let page: Page;
+  let apiKey = "";
+  const consoleErrors: string[] = [];
+
+  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+  /** Calls the deployed app through the gateway with the API key created in the console. */
+  const callApp = async (query: string) => {
+    const res = await fetch(`${platform.url}/apps/${APP}/graphql`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
+    return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: unknown[] } };
+  };
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), "trellis-console-test-"));
+    await mkdir(SCREENSHOTS, { recursive: true });
+    const consoleDir = join(tmp, "console");
+    // Launch the browser while Vite builds; both take a moment.
+    [browser] = await Promise.all([launchChromium(), buildConsole(consoleDir)]);
+    platform = await startPlatform({
+      port: 0,
+      dataDir: join(tmp, "data"),
+      adminToken: ADMIN_TOKEN,
+      consoleDir,
+      graphdb: { httpPort: 0, grpcPort: 0 },
+      runtime: fixtureAppRuntime(),
+    });
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page.setDefaultTimeout(10_000);
+    page.on("pageerror", (err) => consoleErrors.push(err.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  it("rejects a wrong admin token and signs in with the right one", async () => {
+    await page.goto(platform.url);
+    const token = page.getByLabel("Admin token");
+    await token.fill("not-the-token");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("not valid");
+    await token.fill(platform.adminToken);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Apps", level: 1 }).waitFor();
+    await page.getByText("No apps yet").waitFor();
+    await shot("01-apps-empty");
+  });
+
+  it("creates an app and shows its deploy token once, which deploys a build", async () => {
+    await page.getByLabel("App name").fill(APP);
+    await page.getByRole("button", { name: "Create app" }).click();
+    const secretBox = page.getByRole("region", { name: `Deploy token for ${APP}` });
+    await secretBox.waitFor();
+    const deployToken = (await secretBox.locator("pre").textContent())?.trim() ?? "";
+    expect(deployToken.length).toBeGreaterThan(16);
+    await expect.poll(() => page.getByRole("link", { name: APP, exact: true }).count()).toBe(1);
+    await shot("02-app-created");
+
+    const res = await fetch(`${platform.url}/api/apps/${APP}/deployments`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${deployToken}`, "Content-Type": "application/gzip" },
+      body: new Uint8Array(await fixtureBuildArchive()),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+  });
+
+  it("shows the endpoint, a curl example with a real function and the deploy command", async () => {
+    await page.getByRole("link", { name: `Open ${APP} →` }).click();
+    await page.getByRole("heading", { name: APP, level: 1 }).waitFor();
+    const res = await fetch(`${platform.url}/api/apps/${APP}`, {
+      headers: { Authorization: `Bearer ${platform.adminToken}` },
+    });
+    const { app } = (await res.json()) as { app: { url: string } };
+    const panel = page.getByRole("tabpanel");
+    await expect.poll(() => panel.textContent()).toContain("{ sayHello }");
+    const text = (await panel.textContent()) ?? "";
+    expect(text).toContain(`curl -X POST ${app.url}`);
+    expect(text).toContain("Authorization: Bearer <API_KEY>");
+    expect(text).toContain(`trellis deploy --url ${new URL(platform.url).origin} --app ${APP}`);
+    await shot("03-overview");
+  });
+
+  it("moves between tabs with the arrow keys", async () => {
+    await page.getByRole("tab", { name: "Overview" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await expect
+      .poll(() => page.getByRole("tab", { name: "Environment Variables" }).getAttribute("aria-selected"))
+      .toBe("true");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Environment Variables");
+    expect(page.url()).toContain(`#/apps/${APP}/env`);
+  });
+
+  it("sets an env var and shows it masked, never in clear", async () => {
+    await page.getByText("No environment variables yet").waitFor();
+    await page.getByLabel("Name", { exact: true }).fill("TRELLIS_OPENAI_API_KEY");
+    await page.getByLabel("Value", { exact: true }).fill(SECRET_VALUE);
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Saved TRELLIS_OPENAI_API_KEY.").waitFor();
+    const row = page.getByRole("row").filter({ hasText: "TRELLIS_OPENAI_API_KEY" });
+    await expect.poll(() => row.textContent()).toContain("••••••42");
+    expect(await page.getByLabel("Value", { exact: true }).inputValue()).toBe("");
+    const html = await page.evaluate(() => document.documentElement.outerHTML);
+    expect(html).not.toContain(SECRET_VALUE);
+    await shot("04-env-masked");
+  });
+
+  it("creates an API key and shows its secret once", async () => {
+    await page.getByRole("tab", { name: "API Keys" }).click();
+    await page.getByText("No API keys yet").waitFor();
+    await page.getByLabel("Key name").fill("browser-test");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const secretBox = page.getByRole("region", { name: "API key browser-test" });
+    await secretBox.waitFor();
+    apiKey = (await secretBox.locator("pre").textContent())?.trim() ?? "";
+    expect(apiKey).toMatch(/^trk_/);
+    await expect.poll(() => page.getByRole("row").filter({ hasText: "browser-test" }).count()).toBe(1);
+    await shot("05-api-key");
+  });
+
+  it("lists executions in Activity, expands logs and picks up new calls by itself", async () => {
+    expect((await callApp('{ sayHello(name: "Ada") }')).body.data).toEqual({ sayHello: "Hello, Ada!" });
+    expect((await callApp("{ failHard }")).body.errors).toHaveLength(1);
+    await page.getByRole("tab", { name: "Activity" }).click();
+    const rows = page.locator("tr.execution");
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain("failHard");
+    expect(await rows.nth(1).textContent()).toContain("sayHello");
+    expect(await rows.nth(0).getByRole("img", { name: "error" }).count()).toBe(1);
+
+    await rows
+      .nth(0)
+      .getByRole("button", { name: /failHard/ })
+      .click();
+    await page.getByText("Error: the upstream API answered 503").waitFor();
+
+    await page.getByLabel("Status").selectOption("success");
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.getByLabel("Status").selectOption("");
+    await expect.poll(() => rows.count()).toBe(2);
+
+    // A call made while the tab is open appears without touching the page (auto-refresh every 5 s).
+    await callApp('{ sayHello(name: "Grace") }');
+    await expect.poll(() => rows.count(), { timeout: 8000, interval: 250 }).toBe(3);
+    await shot("06-activity");
+  });
+
+  it("runs a DQL query, shows the schema and asks before dropping data", async () => {
+    await page.getByRole("tab", { name: "Graph" }).click();
+    await page.getByRole("table", { name: "Predicates" }).getByText("dgraph.type").waitFor();
+    await page.getByRole("textbox", { name: "DQL query" }).fill("{ q(func: has(dgraph.type)) { uid } }");
+    await page.getByRole("button", { name: "Run query" }).click();
+    const result = page.getByRole("region", { name: "Query result" });
+    await expect.poll(() => result.textContent()).toContain('"q"');
+    await shot("07-graph");
+
+    await page.getByRole("button", { name: "Drop all data…" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    const warning = (await dialog.textContent()) ?? "";
+    expect(warning).toContain("This cannot be undone.");
+    expect(warning).toContain("Export your data first (DQL query or /export) if you may need it.");
+    await shot("08-drop-confirm");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    await page.getByRole("button", { name: "Drop all data…" }).click();
+    await dialog.getByRole("button", { name: "Drop all data" }).click();
+    await page.getByText("All data was dropped.").waitFor();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it("returns to sign-in with a message when the admin token stops working", async () => {
+    await page.evaluate(() => sessionStorage.setItem("trellis.adminToken", "revoked-token"));
+    await page.reload();
+    await page.getByText("Your session is no longer valid").waitFor();
+    expect(await page.getByLabel("Admin token").isVisible()).toBe(true);
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * Issue acceptance, end to end through the real `trellis` bin: `trellis new` (TypeScript) → `trellis build`
+ * → `trellis dev` on a free port; GraphQL queries and mutations call the functions, one per connection kind,
+ * against real servers: a loopback HTTP API (asserting the bearer header filled from .env.dev.local),
+ * PostgreSQL and MariaDB, the graph database `trellis dev` embeds (over gRPC), and a loopback
+ * OpenAI-compatible server through `models`.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = join(import.meta.dirname, "../../runtime/bin/trellis.mjs");
+const run = promisify(execFile);
+const API_KEY = `key-${Date.now()}`;
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  return (server.address() as AddressInfo).port;
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  const port = await listen(s);
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+async function body(req: IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of req) text += chunk;
+  return text;
+}
+
+describe("trellis new → build → dev (TypeScript app, every connection kind)", () => {
+  let dir: string;
+  let dev: ChildProcess | undefined;
+  let devOutput = "";
+  let url: string;
+  const servers: Server[] = [];
+  const seenAuth: (string | undefined)[] = [];
+  const modelBodies: Record<string, unknown>[] = [];
+  const table = `trellis_e2e_${process.pid}`;
+
+  beforeAll(async () => {
+    const quotes = createServer((req, res) => {
+      seenAuth.push(req.headers.authorization);
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ text: `you asked ${req.url}`, author: "Loopback" }));
+    });
+    const openai = createServer(async (req, res) => {
+      seenAuth.push(req.headers.authorization);
+      const text = await body(req);
+      res.setHeader("content-type", "application/json");
+      if (req.method !== "POST") {
+        res.end("{}"); // the explorer's connection probe
+        return;
+      }
+      const input = JSON.parse(text) as Record<string, unknown>;
+      modelBodies.push(input);
+      const messages = input.messages as { content: string }[];
+      res.end(
+        JSON.stringify({
+          choices: [{ message: { role: "assistant", content: `echo: ${messages.at(-1)?.content}` } }],
+        }),
+      );
+    });
+    servers.push(quotes, openai);
+    const quotesPort = await listen(quotes);
+    const openaiPort = await listen(openai);
+    const grpcPort = await freePort();
+    const httpPort = await freePort();
+    const devPort = await freePort();
+
+    const parent = await mkdtemp(join(tmpdir(), "trellis-e2e-"));
+    dir = join(parent, "hello-app");
+    await run(process.execPath, [BIN, "new", "hello-app", "--dir", dir]);
+
+    // The developer points the connections at their services and adds a MariaDB one.
+    const manifest = JSON.parse(await readFile(join(dir, "trellis.json"), "utf8"));
+    manifest.connections.quotes.baseUrl = `http://127.0.0.1:${quotesPort}/`;
+    manifest.connections.openai.baseUrl = `http://127.0.0.1:${openaiPort}/`;
+    manifest.connections.graph.grpcTarget = `localhost:${grpcPort}`;
+    manifest.connections.maria = { type: "relationaldb", connStr: "{{DATABASE_URL}}" };
+    await writeFile(join(dir, "trellis.json"), JSON.stringify(manifest, null, 2));
+    const source = await readFile(join(dir, "src/index.ts"), "utf8");
+    await writeFile(
+      join(dir, "src/index.ts"),
+      source.replace(
+        "https://api.example.com/quotes/random",
+        `http://127.0.0.1:${quotesPort}/quotes/random`,
+      ) +
+        `
+/** MariaDB through the \`maria\` connection. */
+export function addNote(text: string): i32 {
+  sql.execute("maria", "create table if not exists ${table} (id int auto_increment primary key, text varchar(200))");
+  sql.execute("maria", "insert into ${table} (text) values (?)", [text]);
+  const rows = sql.query<{ n: number }>("maria", "select count(*) as n from ${table}");
+  return rows[0]?.n ?? 0;
+}
+`,
+    );
+    await writeFile(
+      join(dir, ".env.dev.local"),
+      [
+        `TRELLIS_QUOTES_API_KEY="${API_KEY}"`,
+        `TRELLIS_OPENAI_API_KEY="${API_KEY}"`,
+        'TRELLIS_DB_DATABASE_URL="postgres://postgres@127.0.0.1:5432/test"',
+        'TRELLIS_MARIA_DATABASE_URL="mysql://root@127.0.0.1:3306/test"',
+        "",
+      ].join("\n"),
+    );
+
+    const built = await run(process.execPath, [BIN, "build", dir], { env: { ...process.env, CI: "1" } });
+    expect(built.stdout).toContain("Query.sayHello");
+
+    dev = spawn(
+      process.execPath,
+      [
+        BIN,
+        "dev",
+        dir,
+        "--port",
+        String(devPort),
+        "--no-build",
+        "--no-watch",
+        "--graphdb-port",
+        String(httpPort),
+        "--graphdb-grpc-port",
+        String(grpcPort),
+      ],
+      { env: { ...process.env, CI: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    dev.stdout?.on("data", (d) => {
+      devOutput += d;
+    });
+    dev.stderr?.on("data", (d) => {
+      devOutput += d;
+    });
+    url = `http://127.0.0.1:${devPort}`;
+    const deadline = Date.now() + 45_000;
+    while (!devOutput.includes("Your local endpoint is ready")) {
+      if (Date.now() > deadline || dev.exitCode !== null)
+        throw new Error(`trellis dev did not start:\n${devOutput}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    if (dev && dev.exitCode === null) {
+      dev.kill("SIGINT");
+      await new Promise((r) => dev?.once("exit", r));
+    }
+    for (const s of servers) s.close();
+    await run("mariadb", ["-h", "127.0.0.1", "-uroot", "test", "-e", `drop table if exists ${table}`]).catch(
+      () => {},
+    );
+    if (dir) await rm(join(dir, ".."), { recursive: true, force: true });
+  });
+
+  async function gql(query: string, variables?: Record<string, unknown>) {
+    const res = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query, variables }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as {
+      data?: Record<string, unknown>;
+      errors?: { message: string; path?: string[] }[];
+      extensions?: { invocations?: Record<string, { executionId: string }> };
+    };
+  }
+
+  it("serves a pure function, with an execution id per call", async () => {
+    const r = await gql('{ sayHello(name: "Trellis") }');
+    expect(r.errors).toBeUndefined();
+    expect(r.data).toEqual({ sayHello: "Hello, Trellis!" });
+    expect(r.extensions?.invocations?.sayHello.executionId).toMatch(/^[0-9a-v]{20}$/);
+  });
+
+  it("calls an http connection with the bearer header filled from .env.dev.local", async () => {
+    const r = await gql("{ quote { text author } }");
+    expect(r.errors).toBeUndefined();
+    expect(r.data).toEqual({ quote: { text: "you asked /quotes/random", author: "Loopback" } });
+    expect(seenAuth).toContain(`Bearer ${API_KEY}`);
+  });
+
+  it("queries PostgreSQL and MariaDB through relationaldb connections", async () => {
+    const pg = await gql("{ tableCount }");
+    expect(pg.errors).toBeUndefined();
+    expect(typeof pg.data?.tableCount).toBe("number");
+    const first = await gql('mutation { addNote(text: "one") }');
+    const second = await gql('mutation { addNote(text: "two") }');
+    expect(first.errors).toBeUndefined();
+    expect(second.data?.addNote).toBe((first.data?.addNote as number) + 1);
+  });
+
+  it("mutates and queries the embedded graph database over gRPC", async () => {
+    const added = await gql('mutation { addPerson(name: "Ada", age: 36) }');
+    expect(added.errors).toBeUndefined();
+    expect(added.data?.addPerson).toMatch(/^0x[0-9a-f]+$/);
+    const people = await gql("{ people { uid name age } }");
+    expect(people.errors).toBeUndefined();
+    expect(people.data?.people).toContainEqual({ uid: added.data?.addPerson, name: "Ada", age: 36 });
+  });
+
+  it("invokes a model through an OpenAI-compatible server", async () => {
+    const r = await gql('{ generateText(prompt: "hi there") }');
+    expect(r.errors).toBeUndefined();
+    expect(r.data).toEqual({ generateText: "echo: hi there" });
+    expect(modelBodies.at(-1)?.model).toBe("gpt-4o-mini");
+  });
+
+  it("serves the explorer, /health and /metrics", async () => {
+    const explorer = await fetch(`${url}/explorer/`);
+    expect(explorer.status).toBe(200);
+    expect(await explorer.text()).toContain("Trellis API Explorer");
+    const health = (await (await fetch(`${url}/health`)).json()) as { status: string };
+    expect(health.status).toBe("ok");
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toMatch(/trellis_function_executions_total\{function="sayHello",status="success"\} \d+/);
+    const { connections: conns } = (await (await fetch(`${url}/explorer/api/connections`)).json()) as {
+      connections: { name: string; reachable: boolean }[];
+    };
+    expect(conns.find((c) => c.name === "db")?.reachable).toBe(true);
+    expect(conns.find((c) => c.name === "graph")?.reachable).toBe(true);
+  });
+});
