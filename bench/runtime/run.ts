@@ -10,7 +10,7 @@
  * Targets (issue): throughput ≥ 50 % of the plain resolver; cold start ≤ 150 ms.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,9 +43,13 @@ async function buildBenchApp(dir: string): Promise<string> {
 }
 
 function startChild(args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "server-child.ts"), ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(import.meta.dirname, "server-child.ts"), ...args],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout?.on("data", (d) => {
@@ -60,7 +64,14 @@ function startChild(args: string[]): Promise<{ child: ChildProcess; port: number
 function post(agent: Agent, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: "127.0.0.1", port, path: "/graphql", method: "POST", agent, headers: { "content-type": "application/json" } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/graphql",
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json" },
+      },
       (res) => {
         let text = "";
         res.on("data", (d) => {
@@ -97,7 +108,11 @@ async function load(port: number, seconds: number): Promise<LoadResult> {
   const wall = performance.now() - started;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { rps: (latencies.length * 1000) / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    rps: (latencies.length * 1000) / wall,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
 async function coldStarts(buildDir: string, times: number) {
@@ -118,13 +133,19 @@ async function coldStarts(buildDir: string, times: number) {
     afterUnloadMs.push(performance.now() - t);
     await app.close();
   }
-  const med = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+  const med = (xs: number[]) =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    );
   return { load: med(loadMs), first: med(firstMs), afterUnload: med(afterUnloadMs) };
 }
 
 const tmp = await mkdtemp(join(tmpdir(), "trellis-bench-runtime-"));
 try {
-  console.log(`Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}; ${SECONDS}s × ${ROUNDS} rounds, ${CONCURRENCY} in flight`);
+  console.log(
+    `Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}; ${SECONDS}s × ${ROUNDS} rounds, ${CONCURRENCY} in flight`,
+  );
   const buildDir = await buildBenchApp(join(tmp, "app"));
   const trellis = await startChild(["trellis", buildDir]);
   const yoga = await startChild(["yoga"]);

@@ -145,12 +145,17 @@ export async function runPlatformCli(argv: string[], runtime: () => Promise<AppR
 /** Builds console/dist with Vite when it is missing (a fresh checkout's first `npm start`). */
 function ensureConsoleBuilt(logger: { info(msg: string): void; warn(msg: string): void }): void {
   const consoleRoot = fileURLToPath(new URL("../../console/", import.meta.url));
-  if (!existsSync(join(consoleRoot, "package.json")) || existsSync(join(consoleRoot, "dist", "index.html"))) return;
+  if (!existsSync(join(consoleRoot, "package.json")) || existsSync(join(consoleRoot, "dist", "index.html")))
+    return;
   logger.info("building the console (first start)…");
-  const result = spawnSync(process.execPath, [join(consoleRoot, "../node_modules/vite/bin/vite.js"), "build"], {
-    cwd: consoleRoot,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NODE_ENV: "production" },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(consoleRoot, "../node_modules/vite/bin/vite.js"), "build"],
+    {
+      cwd: consoleRoot,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, NODE_ENV: "production" },
+    },
+  );
   if (result.status !== 0) logger.warn("the console build failed: the API works, the web UI is unavailable");
 }

@@ -19,6 +19,7 @@ export { createHostDispatcher } from "./connections/host-dispatcher.ts";
 // Deploying
 export type { DeployBuildOptions, DeployBuildResult, DeploymentRecord } from "./deploy/deploy-client.ts";
 export { DeployError, deployBuild, packBuild } from "./deploy/deploy-client.ts";
+export { type DevApp, type DevServer, startDevServer } from "./dev/dev-server.ts";
 export { newExecutionId } from "./graphql/execution-id.ts";
 // GraphQL
 export type { ExecutionErrorCode, ExecutionRecord } from "./graphql/execution-record.ts";
@@ -39,6 +40,5 @@ export type { FunctionInvoker, InvokeOutcome } from "./wasm/function-invoker.ts"
 export type { HostCalls, LogEntry } from "./wasm/host-calls.ts";
 export { transpileComponent } from "./wasm/transpile-component.ts";
 export { createWorkerPool, type WorkerPoolOptions } from "./wasm/worker-pool.ts";
-export { type DevApp, type DevServer, startDevServer } from "./dev/dev-server.ts";
 export { parseWorldWit, readAppWorld, WitParseError } from "./wit/wit-parser.ts";
 export type { AppWorld, WitFunction, WitType } from "./wit/wit-types.ts";

@@ -15,8 +15,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWasmAppRuntime, type RunningPlatform, startPlatform } from "../../platform/src/index.ts";
 import { deployDemoApp } from "../../platform/src/demo-app.ts";
+import { createWasmAppRuntime, type RunningPlatform, startPlatform } from "../../platform/src/index.ts";
 import { buildApp } from "../../runtime/src/index.ts";
 
 const run = promisify(execFile);
@@ -132,7 +132,9 @@ export function getEchoedAuth(): string {
     expect(r.body.data).toEqual({ sayHello: "Hello, Trellis!" });
     expect(demo?.curl).toContain(demo?.endpoint);
     // Not on a later start: an app exists.
-    expect(await deployDemoApp({ url: platform.url, adminToken: platform.adminToken, workDir: tmp })).toBeUndefined();
+    expect(
+      await deployDemoApp({ url: platform.url, adminToken: platform.adminToken, workDir: tmp }),
+    ).toBeUndefined();
   }, 60_000);
 
   it("deploys with `trellis deploy`, guards the endpoint with API keys, and passes env vars to connections", async () => {
@@ -140,13 +142,23 @@ export function getEchoedAuth(): string {
     expect(created.status).toBe(201);
     const { stdout } = await run(
       process.execPath,
-      [TRELLIS, "deploy", join(buildDir, ".."), "--url", platform.url, "--app", "echo", "--token", created.body.deployToken],
+      [
+        TRELLIS,
+        "deploy",
+        join(buildDir, ".."),
+        "--url",
+        platform.url,
+        "--app",
+        "echo",
+        "--token",
+        created.body.deployToken,
+      ],
       { env: { ...process.env, CI: "1" } },
     );
     expect(stdout).toContain("/apps/echo/graphql");
 
-    expect((await gql("echo", "{ sayHello(name: \"x\") }")).status).toBe(401);
-    const wrong = await gql("echo", "{ sayHello(name: \"x\") }", "trk_wrong");
+    expect((await gql("echo", '{ sayHello(name: "x") }')).status).toBe(401);
+    const wrong = await gql("echo", '{ sayHello(name: "x") }', "trk_wrong");
     expect(wrong.status).toBe(401);
     expect(wrong.body.errors[0].extensions.code).toBe("UNAUTHENTICATED");
 

@@ -86,6 +86,7 @@ describe("trellis new → build → dev (TypeScript app, every connection kind)"
     manifest.connections.openai.baseUrl = `http://127.0.0.1:${openaiPort}/`;
     manifest.connections.graph.grpcTarget = `localhost:${grpcPort}`;
     manifest.connections.maria = { type: "relationaldb", connStr: "{{DATABASE_URL}}" };
+    manifest.limits = { timeoutMs: 3000, memoryMb: 64 };
     await writeFile(join(dir, "trellis.json"), JSON.stringify(manifest, null, 2));
     const source = await readFile(join(dir, "src/index.ts"), "utf8");
     await writeFile(
@@ -101,6 +102,19 @@ export function addNote(text: string): i32 {
   sql.execute("maria", "insert into ${table} (text) values (?)", [text]);
   const rows = sql.query<{ n: number }>("maria", "select count(*) as n from ${table}");
   return rows[0]?.n ?? 0;
+}
+
+/** Misbehaving functions: each must fail alone, cleanly. */
+export function spin(): i32 {
+  let i = 0;
+  for (;;) i = (i + 1) | 0;
+}
+export function hog(): i32 {
+  const chunks: string[] = [];
+  for (;;) chunks.push("x".repeat(1 << 20) + chunks.length);
+}
+export function fetchUndeclared(): string {
+  return http.fetch("http://example.invalid/steal").text();
 }
 `,
     );
@@ -214,6 +228,30 @@ export function addNote(text: string): i32 {
     expect(r.errors).toBeUndefined();
     expect(r.data).toEqual({ generateText: "echo: hi there" });
     expect(modelBodies.at(-1)?.model).toBe("gpt-4o-mini");
+  });
+
+  it("turns an infinite loop, a runaway allocation and an undeclared fetch into errors of that call only", async () => {
+    const started = Date.now();
+    const [loop, hello] = await Promise.all([gql("{ spin }"), gql('{ sayHello(name: "during") }')]);
+    expect(loop.data).toEqual({ spin: null });
+    expect(loop.errors?.[0]).toMatchObject({ path: ["spin"], extensions: { code: "TIMEOUT" } });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(hello.data).toEqual({ sayHello: "Hello, during!" });
+
+    const hog = await gql("{ hog }");
+    expect(hog.data).toEqual({ hog: null });
+    expect(["OUT_OF_MEMORY", "TRAP", "FUNCTION_ERROR"]).toContain(
+      (hog.errors?.[0] as { extensions?: { code?: string } }).extensions?.code,
+    );
+
+    const stolen = await gql("{ fetchUndeclared }");
+    expect(stolen.data).toEqual({ fetchUndeclared: null });
+    expect(stolen.errors?.[0].message).toContain(
+      "no http connection in trellis.json allows http://example.invalid/steal",
+    );
+
+    // The server keeps answering.
+    expect((await gql('{ sayHello(name: "after") }')).data).toEqual({ sayHello: "Hello, after!" });
   });
 
   it("serves the explorer, /health and /metrics", async () => {

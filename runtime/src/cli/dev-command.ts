@@ -143,13 +143,15 @@ export async function startDev(
   const watcher = options.watch
     ? watch(appDir, {
         ignoreInitial: true,
+        // build/ and the build's staging folder (build.staging-<pid>) are outputs, not sources.
         ignored: (path) =>
           relative(appDir, path)
             .split(sep)
-            .some((part) => IGNORED_DIRS.has(part)),
+            .some((part) => IGNORED_DIRS.has(part) || part.startsWith("build.staging-")),
       })
     : undefined;
   watcher?.on("all", (_event, path) => {
+    if (process.env.TRELLIS_DEBUG_WATCH) term.info(`watch ${_event} ${path}`);
     const rel = relative(appDir, path);
     if (envFiles.has(rel)) schedule(false);
     else if (rel === "trellis.json" || /\.(ts|js|mjs|go|mod|json|wit)$/.test(rel)) schedule(true);

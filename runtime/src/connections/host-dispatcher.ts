@@ -69,7 +69,8 @@ export function createHostDispatcher(options: HostDispatcherOptions): HostDispat
   const missing = requiredVariables(manifest).filter((v) => env[v.variable] === undefined);
   if (missing.length > 0 && options.missingSecrets !== "defer") throw new MissingSecretsError(missing);
   const missingByConnection = new Map<string, RequiredVariable[]>();
-  for (const v of missing) missingByConnection.set(v.connection, [...(missingByConnection.get(v.connection) ?? []), v]);
+  for (const v of missing)
+    missingByConnection.set(v.connection, [...(missingByConnection.get(v.connection) ?? []), v]);
   const unresolvable = (name: string) => {
     const vars = missingByConnection.get(name);
     if (vars) throw new MissingSecretsError(vars);

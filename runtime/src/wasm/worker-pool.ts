@@ -76,7 +76,9 @@ const shimUrl = pathToFileURL(
  */
 export async function createWorkerPool(options: WorkerPoolOptions): Promise<FunctionInvoker> {
   const pool = new WorkerPool(options);
-  await pool.load();
+  const component = await pool.load();
+  // Start one worker now, so the first call finds it booted (or booting) instead of paying for all of it.
+  pool.warm(component);
   return pool;
 }
 
@@ -156,6 +158,11 @@ class WorkerPool implements FunctionInvoker {
       return;
     }
     while (wanted-- > 0 && !this.closed) this.spawn(component);
+  }
+
+  /** Starts a worker ahead of the first call when none is running. */
+  warm(component: LoadedComponent): void {
+    if (!this.closed && this.liveCount() === 0) this.spawn(component);
   }
 
   private liveCount(): number {

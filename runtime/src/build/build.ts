@@ -1,0 +1,105 @@
+/**
+ * `trellis build`: app source → `build/` (the deploy unit):
+ *   app.wasm         the WebAssembly component (its WIT is the single source of the API)
+ *   transpiled/      jco's JS glue + core modules, so loading never transpiles per request
+ *   trellis.json     the manifest, validated
+ *   schema.graphql   the GraphQL SDL derived from the component's own WIT
+ *   build-info.json  name, language, time, functions
+ * The build happens in a staging directory that replaces `build/` only when everything succeeded, so a
+ * failed build never leaves a half-written deploy unit (and `trellis dev` keeps serving the last one).
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { buildAppSchema } from "../graphql/schema-builder.ts";
+import { loadManifest } from "../manifest/load-manifest.ts";
+import { transpileComponent } from "../wasm/transpile-component.ts";
+import { readAppWorld } from "../wit/wit-parser.ts";
+import { buildGoApp } from "./go-builder.ts";
+import { buildTypeScriptApp } from "./ts-component-builder.ts";
+
+export type AppLanguageKind = "typescript" | "go";
+
+export interface BuildSummary {
+  appDir: string;
+  outDir: string;
+  name: string;
+  language: AppLanguageKind;
+  /** GraphQL root fields generated, e.g. `Query.person`. */
+  fields: string[];
+  componentBytes: number;
+  warnings: string[];
+  durationMs: number;
+}
+
+export interface BuildOptions {
+  outDir?: string;
+  /** Called as each step starts, for spinners. */
+  onStep?: (step: string) => void;
+}
+
+export function detectLanguage(appDir: string): AppLanguageKind {
+  if (existsSync(join(appDir, "go.mod"))) return "go";
+  if (existsSync(join(appDir, "src", "index.ts")) || existsSync(join(appDir, "package.json")))
+    return "typescript";
+  throw new Error(
+    `${appDir} is not a Trellis app: expected go.mod (Go) or src/index.ts (TypeScript) next to trellis.json`,
+  );
+}
+
+export async function buildApp(appDirInput: string, options: BuildOptions = {}): Promise<BuildSummary> {
+  const started = Date.now();
+  const appDir = resolve(appDirInput);
+  const outDir = resolve(options.outDir ?? join(appDir, "build"));
+  const step = options.onStep ?? (() => {});
+
+  step("Validating trellis.json");
+  const { manifest, file: manifestFile } = await loadManifest(appDir);
+  const language = detectLanguage(appDir);
+
+  const staging = `${outDir}.staging-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  try {
+    step(language === "go" ? "Compiling Go with TinyGo (wasip2)" : "Compiling TypeScript to a component");
+    const builder = language === "go" ? buildGoApp : buildTypeScriptApp;
+    const built = await builder(appDir, { outDir: staging, onProgress: step });
+    const component = built.component;
+    await writeFile(join(staging, "app.wasm"), component);
+
+    step("Reading the component's WIT");
+    const world = await readAppWorld(component);
+    step("Generating the GraphQL schema");
+    const schema = buildAppSchema(world);
+    await writeFile(join(staging, "schema.graphql"), schema.sdl);
+
+    step("Transpiling with jco");
+    await transpileComponent(component, join(staging, "transpiled"));
+
+    await writeFile(join(staging, "trellis.json"), await readFile(manifestFile));
+    const name = appName(appDir);
+    const fields = schema.fields.map((f) => `${f.rootType}.${f.fieldName}`);
+    await writeFile(
+      join(staging, "build-info.json"),
+      `${JSON.stringify({ name, language, builtAt: new Date().toISOString(), fields, manifest: Boolean(manifest) }, null, 2)}\n`,
+    );
+    await rm(outDir, { recursive: true, force: true });
+    await rename(staging, outDir);
+    return {
+      appDir,
+      outDir,
+      name,
+      language,
+      fields,
+      componentBytes: component.byteLength,
+      warnings: built.warnings,
+      durationMs: Date.now() - started,
+    };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+function appName(appDir: string): string {
+  return basename(appDir);
+}
