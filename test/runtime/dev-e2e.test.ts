@@ -241,7 +241,7 @@ export function fetchUndeclared(): string {
     const hog = await gql("{ hog }");
     expect(hog.data).toEqual({ hog: null });
     expect(["OUT_OF_MEMORY", "TRAP", "FUNCTION_ERROR"]).toContain(
-      (hog.errors?.[0] as { extensions?: { code?: string } }).extensions?.code,
+      (hog.errors?.[0] as { extensions?: { code?: string } } | undefined)?.extensions?.code,
     );
 
     const stolen = await gql("{ fetchUndeclared }");

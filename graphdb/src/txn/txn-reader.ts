@@ -2,7 +2,7 @@ import type { GraphReader, IndexEntry, SchemaView, UidList, ValuePosting } from 
 import type { Facet } from "../mutation/edge.ts";
 import type { PostingCache } from "../posting/posting-cache.ts";
 import { type DataRecord, decodeRecord } from "../posting/posting-record.ts";
-import { EMPTY_UIDS, sortUnique } from "../posting/uid-list.ts";
+import { sortUnique } from "../posting/uid-list.ts";
 import {
   countKey,
   dataKey,

@@ -1,0 +1,179 @@
+/**
+ * Platform benchmark, same run, same build:
+ *   - gateway overhead: requests/s and p50/p99 of a trivial function through the platform's gateway
+ *     (`/apps/<app>/graphql`, API key check, activity recording) against the same build served by the
+ *     runtime directly (the dev server), with the same load generator;
+ *   - cold start after scale-to-zero: the first request after the idle sweeper unloaded the app.
+ *
+ *   npm run bench:platform -- [--seconds S] [--concurrency C] [--rounds R]
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { Agent, request } from "node:http";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { pino } from "pino";
+import { createWasmAppRuntime, startPlatform } from "../../platform/src/index.ts";
+import { buildApp, deployBuild, loadApp, startDevServer } from "../../runtime/src/index.ts";
+import { percentile } from "../graphdb/latency.ts";
+import { fmtInt, fmtMs, fmtRatio, renderTable } from "../graphdb/table.ts";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "5" },
+    concurrency: { type: "string", default: "8" },
+    rounds: { type: "string", default: "2" },
+  },
+});
+const SECONDS = Number(values.seconds);
+const CONCURRENCY = Number(values.concurrency);
+const ROUNDS = Number(values.rounds);
+const BODY = JSON.stringify({ query: 'query { sayHello(name: "bench") }' });
+
+interface Target {
+  port: number;
+  path: string;
+  headers: Record<string, string>;
+}
+
+function post(agent: Agent, t: Target): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: t.port,
+        path: t.path,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", ...t.headers },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => {
+          text += d;
+        });
+        res.on("end", () => (text.includes("Hello, bench!") ? resolve() : reject(new Error(text))));
+      },
+    );
+    req.on("error", reject);
+    req.end(BODY);
+  });
+}
+
+async function load(t: Target, seconds: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const latencies: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        const s = performance.now();
+        await post(agent, t);
+        latencies.push(performance.now() - s);
+      }
+    }),
+  );
+  const wall = performance.now() - started;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: (latencies.length * 1000) / wall,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+}
+
+const tmp = await mkdtemp(join(tmpdir(), "trellis-bench-platform-"));
+try {
+  console.log(
+    `Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}; ${SECONDS}s × ${ROUNDS} rounds, ${CONCURRENCY} in flight`,
+  );
+  const appDir = join(tmp, "app");
+  await mkdir(join(appDir, "src"), { recursive: true });
+  await writeFile(join(appDir, "trellis.json"), "{}");
+  await writeFile(join(appDir, "package.json"), '{ "name": "bench-app", "private": true }');
+  await writeFile(
+    join(appDir, "src/index.ts"),
+    "export function sayHello(name: string): string { return `Hello, ${name}!`; }\n",
+  );
+  const { outDir } = await buildApp(appDir);
+
+  const platform = await startPlatform({
+    port: 0,
+    host: "127.0.0.1",
+    dataDir: join(tmp, "data"),
+    adminToken: "bench-admin-token",
+    graphdb: { enabled: false },
+    logger: pino({ level: "silent" }),
+    runtime: createWasmAppRuntime(),
+  });
+  const direct = await loadApp(outDir, { env: {} });
+  const dev = await startDevServer({ port: 0, getApp: () => ({ ...direct, graphql: direct }) });
+  try {
+    const api = async (method: string, path: string, body?: unknown) =>
+      (await (
+        await fetch(platform.url + path, {
+          method,
+          headers: { authorization: "Bearer bench-admin-token", "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+      ).json()) as Record<string, never>;
+    const { deployToken } = await api("POST", "/api/apps", { name: "bench" });
+    await deployBuild({ url: platform.url, app: "bench", token: deployToken, buildDir: outDir });
+    const { secret } = await api("POST", "/api/apps/bench/keys", { name: "bench" });
+    const gateway: Target = {
+      port: Number(new URL(platform.url).port),
+      path: "/apps/bench/graphql",
+      headers: { authorization: `Bearer ${secret}` },
+    };
+    const runtime: Target = { port: Number(new URL(dev.url).port), path: "/graphql", headers: {} };
+
+    await load(runtime, 1);
+    await load(gateway, 1);
+    const results = {
+      runtime: [] as Awaited<ReturnType<typeof load>>[],
+      gateway: [] as Awaited<ReturnType<typeof load>>[],
+    };
+    for (let r = 0; r < ROUNDS; r++) {
+      results.runtime.push(await load(runtime, SECONDS));
+      results.gateway.push(await load(gateway, SECONDS));
+    }
+    const best = (xs: { rps: number; p50: number; p99: number }[]) =>
+      xs.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const d = best(results.runtime);
+    const g = best(results.gateway);
+    console.log(
+      renderTable(
+        ["path", "requests/s", "p50", "p99"],
+        [
+          ["runtime directly (dev server)", fmtInt(d.rps), fmtMs(d.p50), fmtMs(d.p99)],
+          ["platform gateway (API key, activity)", fmtInt(g.rps), fmtMs(g.p50), fmtMs(g.p99)],
+        ],
+      ),
+    );
+    console.log(
+      `gateway ÷ direct throughput: ${fmtRatio(g.rps / d.rps)}; added p50 latency ${fmtMs(g.p50 - d.p50)}`,
+    );
+
+    const colds: number[] = [];
+    const agent = new Agent({ keepAlive: false });
+    for (let i = 0; i < 5; i++) {
+      await post(agent, gateway);
+      platform.sweepIdle(Date.now() + 24 * 3600_000);
+      const t = performance.now();
+      await post(agent, gateway);
+      colds.push(performance.now() - t);
+    }
+    colds.sort((a, b) => a - b);
+    console.log(
+      `cold start after scale-to-zero (first request through the gateway, median of 5): ${fmtMs(percentile(colds, 50))} (min ${fmtMs(colds[0])}, max ${fmtMs(colds[colds.length - 1])})`,
+    );
+  } finally {
+    await dev.close();
+    await direct.close();
+    await platform.close();
+  }
+} finally {
+  await rm(tmp, { recursive: true, force: true });
+}
