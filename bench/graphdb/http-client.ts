@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 export interface ServerChild {
   port: number;
   post(path: string, contentType: string, body: string): Promise<DgraphHttpResponse>;
+  get(path: string): Promise<DgraphHttpResponse>;
   stop(): Promise<void>;
 }
 
@@ -30,7 +31,7 @@ export async function startServerChild(dir: string): Promise<ServerChild> {
     });
   });
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-  const post = (path: string, contentType: string, body: string) =>
+  const send = (method: "GET" | "POST", path: string, contentType: string, body: string) =>
     new Promise<DgraphHttpResponse>((resolve, reject) => {
       const payload = Buffer.from(body, "utf8");
       const req = request(
@@ -38,9 +39,10 @@ export async function startServerChild(dir: string): Promise<ServerChild> {
           host: "127.0.0.1",
           port,
           path,
-          method: "POST",
+          method,
           agent,
-          headers: { "content-type": contentType, "content-length": payload.length },
+          headers:
+            method === "POST" ? { "content-type": contentType, "content-length": payload.length } : {},
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -57,13 +59,15 @@ export async function startServerChild(dir: string): Promise<ServerChild> {
         },
       );
       req.on("error", reject);
-      req.end(payload);
+      req.end(method === "POST" ? payload : undefined);
     });
+  const post = (path: string, contentType: string, body: string) => send("POST", path, contentType, body);
+  const get = (path: string) => send("GET", path, "", "");
   const stop = async () => {
     agent.destroy();
     await stopChild(child);
   };
-  return { port, post, stop };
+  return { port, post, get, stop };
 }
 
 /** Asks a server child to stop by closing its stdin; kills it if it has not exited after 10 s. */

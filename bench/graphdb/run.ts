@@ -25,7 +25,7 @@ import { dqlPred, nquadLiteral, type QuadSet, usedNodeCount } from "./quads.ts";
 import { type DatasetReport, type Measurement, type ResultRow, ratioOf, renderDataset } from "./report.ts";
 import { fmtInt } from "./table.ts";
 import { type QueryCase, type Workload, workloads } from "./workloads.ts";
-import { loadQuads, type SendBatch, XidMap } from "./xid-loader.ts";
+import { type AssignUids, loadQuads, type SendBatch, XidMap } from "./xid-loader.ts";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -134,10 +134,16 @@ function dirSizeMb(dir: string): number {
   }
 }
 
-async function timedLoad(label: string, ds: Dataset, send: SendBatch, o: typeof LOAD.http) {
+async function timedLoad(
+  label: string,
+  ds: Dataset,
+  send: SendBatch,
+  assign: AssignUids,
+  o: typeof LOAD.http,
+) {
   const progress = new Progress(label);
   const t0 = performance.now();
-  const xids = await loadQuads(ds.quads, send, {
+  const xids = await loadQuads(ds.quads, send, assign, {
     ...o,
     onProgress: (d, t) => progress.update(d, t, " quads"),
   });
@@ -269,8 +275,8 @@ async function benchDataset(ds: Dataset): Promise<DatasetReport> {
       const loaded = await timedLoad(
         "in-process txn load",
         ds,
-        async (nquads) =>
-          (await txnDb.engine.mutate({ mutations: [{ setNquads: nquads }], commitNow: true })).uids,
+        (nquads) => txnDb.engine.mutate({ mutations: [{ setNquads: nquads }], commitNow: true }),
+        async (n) => txnDb.engine.assignUids(n),
         LOAD.inProcess,
       );
       inProcTxn = { kind: "load", rate: loaded.rate };
@@ -301,18 +307,23 @@ async function benchDataset(ds: Dataset): Promise<DatasetReport> {
       const loaded = await timedLoad(
         "HTTP load",
         ds,
-        async (nquads) => {
-          const res = checkResponse(
+        async (nquads) =>
+          checkResponse(
             await s.post("/mutate?commitNow=true", "application/rdf", `{ set {\n${nquads}\n} }`),
             "mutate",
-          );
-          return res.data?.uids ?? {};
+          ),
+        async (n) => {
+          const res = checkResponse(await s.get(`/assign?what=uids&num=${n}`), "assign") as {
+            startId?: string;
+            endId?: string;
+          };
+          return { startId: Number(res.startId), endId: Number(res.endId) };
         },
         LOAD.http,
       );
       httpLoad = { kind: "load", rate: loaded.rate };
       notes.push(
-        `HTTP load: ${fmtInt(loaded.xids.waitedBatches)} of ${fmtInt(loaded.xids.batches)} batches waited for an in-flight batch creating a node they mention`,
+        `HTTP load: ${fmtInt(loaded.xids.batches)} batches, uids leased by ${fmtInt(loaded.xids.leases)} GET /assign requests`,
       );
       const twoHop = ws.find((w) => w.id === "two-hop")!;
       log(`[${ds.id}] query over HTTP /query: ${twoHop.label}`);

@@ -1,53 +1,83 @@
 /**
- * Loads a QuadSet into Trellis in N-Quad batches the way Dgraph's live loader does: nodes not yet created are
- * sent as request-scoped blank labels (`_:n<index>`), the uids in the response are remembered (the xidmap),
- * and later batches refer to those nodes as `<0x…>`. With concurrent batches, a batch that mentions a node
- * another in-flight batch is creating waits for that batch first, so every node is created exactly once.
+ * Loads a QuadSet into Trellis in N-Quad batches the way Dgraph's live loader does: every node gets its uid
+ * from a block leased up front (Zero's `/assign?what=uids&num=N`), remembered in the xidmap, and every
+ * batch names its nodes `<0x…>`. Concurrent batches therefore never wait for one another: a node is
+ * created by whichever batch first writes an edge of it.
  */
 import { nquadLiteral, type QuadSet } from "./quads.ts";
 
-/** Sends one batch of N-Quads (a `set`, committed now); resolves to the response's blank label → uid map. */
-export type SendBatch = (nquads: string, quadCount: number) => Promise<Record<string, string>>;
+/** Sends one batch of N-Quads (a `set`, committed now). */
+export type SendBatch = (nquads: string, quadCount: number) => Promise<unknown>;
+/** Leases `n` consecutive uids (`/assign?what=uids&num=n`, or `engine.assignUids` in-process). */
+export type AssignUids = (n: number) => Promise<{ startId: number; endId: number }>;
+
+/** Uids leased from the server and not yet given to a node. */
+class UidLeases {
+  private readonly ranges: { next: number; end: number }[] = [];
+  private pending: Promise<void> | undefined;
+  leases = 0;
+
+  constructor(
+    private readonly assign: AssignUids,
+    private readonly blockSize: number,
+  ) {}
+
+  available(): number {
+    let n = 0;
+    for (const r of this.ranges) n += r.end - r.next + 1;
+    return n;
+  }
+
+  /** Resolves once at least `n` uids are available (concurrent callers share one request). */
+  async reserve(n: number): Promise<void> {
+    while (this.available() < n) {
+      this.pending ??= this.assign(Math.max(this.blockSize, n)).then(({ startId, endId }) => {
+        this.ranges.push({ next: startId, end: endId });
+        this.leases++;
+        this.pending = undefined;
+      });
+      await this.pending;
+    }
+  }
+
+  /** The next leased uid; reserve() first. */
+  take(): number {
+    const r = this.ranges[0];
+    if (r === undefined) throw new Error("no leased uids left: reserve() first");
+    const uid = r.next++;
+    if (r.next > r.end) this.ranges.shift();
+    return uid;
+  }
+}
 
 export class XidMap {
-  /** node index → uid (0 = not created yet). */
+  /** node index → uid (0 = none yet). */
   readonly uid: Float64Array;
-  /** node index → id of the in-flight batch creating it (-1 = none). */
-  private readonly creator: Int32Array;
-  private readonly inflight = new Map<number, Promise<void>>();
-  /** Batches that had to wait for another in-flight batch before they could be sent. */
-  waitedBatches = 0;
+  /** /assign requests made. */
+  leases = 0;
   batches = 0;
 
   constructor(nodeCount: number) {
     this.uid = new Float64Array(nodeCount);
-    this.creator = new Int32Array(nodeCount).fill(-1);
   }
 
-  /** In-flight batches (other than `self`) creating nodes the quads in [start, end) mention. */
-  dependencies(q: QuadSet, start: number, end: number, self: number): Promise<void>[] {
-    const deps = new Set<number>();
-    const check = (n: number) => {
-      if (this.uid[n] === 0 && this.creator[n] >= 0 && this.creator[n] !== self) deps.add(this.creator[n]);
-    };
+  /** Nodes of quads [start, end) without a uid (an upper bound: repeats are counted). */
+  missing(q: QuadSet, start: number, end: number): number {
+    let n = 0;
     for (let i = start; i < end; i++) {
-      check(q.s[i]);
-      if (q.o[i] >= 0) check(q.o[i]);
+      if (this.uid[q.s[i]] === 0) n++;
+      if (q.o[i] >= 0 && this.uid[q.o[i]] === 0) n++;
     }
-    return [...deps].map((d) => this.inflight.get(d)!);
+    return n;
   }
 
-  /** N-Quad text for quads [start, end); nodes without a uid become blank labels this batch creates. */
-  serialize(q: QuadSet, start: number, end: number, batch: number, created: number[]): string {
+  /** N-Quad text for quads [start, end), giving nodes without a uid the next leased ones. */
+  serialize(q: QuadSet, start: number, end: number, leases: { take(): number }): string {
     const predTok = q.preds.map((p) => `<${p}>`);
     const ref = (n: number): string => {
-      const u = this.uid[n];
-      if (u !== 0) return `<0x${u.toString(16)}>`;
-      if (this.creator[n] !== batch) {
-        this.creator[n] = batch;
-        created.push(n);
-      }
-      return `_:n${n}`;
+      let u = this.uid[n];
+      if (u === 0) u = this.uid[n] = leases.take();
+      return `<0x${u.toString(16)}>`;
     };
     const lines: string[] = new Array(end - start);
     for (let i = start; i < end; i++) {
@@ -57,74 +87,46 @@ export class XidMap {
     }
     return lines.join("\n");
   }
-
-  track(batch: number, done: Promise<void>): void {
-    this.inflight.set(batch, done);
-  }
-
-  settle(batch: number, created: number[], uids: Record<string, string>): void {
-    for (const n of created) {
-      const hex = uids[`n${n}`];
-      if (hex === undefined) throw new Error(`the response did not return a uid for blank node _:n${n}`);
-      this.uid[n] = Number.parseInt(hex, 16);
-      this.creator[n] = -1;
-    }
-    this.inflight.delete(batch);
-  }
 }
 
 export interface LoadOptions {
   batchSize: number;
   concurrency: number;
+  /** Uids per /assign request (Dgraph's live loader leases in blocks too). Default 100,000. */
+  leaseBlock?: number;
   onProgress?: (done: number, total: number) => void;
 }
 
 /** Loads every quad; returns the xidmap (node index → uid). */
-export async function loadQuads(q: QuadSet, send: SendBatch, o: LoadOptions): Promise<XidMap> {
+export async function loadQuads(
+  q: QuadSet,
+  send: SendBatch,
+  assign: AssignUids,
+  o: LoadOptions,
+): Promise<XidMap> {
   const xids = new XidMap(q.nodeCount);
+  const leases = new UidLeases(assign, o.leaseBlock ?? 100_000);
   let next = 0;
-  let batches = 0;
   let done = 0;
   const worker = async () => {
     while (next < q.length) {
       const start = next;
       const end = Math.min(q.length, start + o.batchSize);
       next = end;
-      const id = batches++;
-      let waited = false;
-      // Re-check after every wait: batches claimed meanwhile may have started creating shared nodes.
-      for (
-        let deps = xids.dependencies(q, start, end, id);
-        deps.length > 0;
-        deps = xids.dependencies(q, start, end, id)
-      ) {
-        await Promise.all(deps);
-        waited = true;
+      // Re-check after each wait (other batches may have taken uids meanwhile); from the last check to
+      // serialize nothing awaits, so no other batch can take the uids this one counted on.
+      for (let need = xids.missing(q, start, end); leases.available() < need; ) {
+        await leases.reserve(need);
+        need = xids.missing(q, start, end);
       }
-      if (waited) xids.waitedBatches++;
+      const text = xids.serialize(q, start, end, leases);
       xids.batches++;
-      const created: number[] = [];
-      const text = xids.serialize(q, start, end, id, created);
-      let finish!: () => void;
-      let fail!: (e: unknown) => void;
-      const settled = new Promise<void>((res, rej) => {
-        finish = res;
-        fail = rej;
-      });
-      settled.catch(() => {});
-      xids.track(id, settled);
-      try {
-        const uids = await send(text, end - start);
-        xids.settle(id, created, uids);
-        finish();
-      } catch (e) {
-        fail(e);
-        throw e;
-      }
+      await send(text, end - start);
       done += end - start;
       o.onProgress?.(done, q.length);
     }
   };
   await Promise.all(Array.from({ length: o.concurrency }, worker));
+  xids.leases = leases.leases;
   return xids;
 }

@@ -95,7 +95,7 @@ try {
   await writeFile(join(appDir, "package.json"), '{ "name": "bench-app", "private": true }');
   await writeFile(
     join(appDir, "src/index.ts"),
-    "export function sayHello(name: string): string { return `Hello, ${name}!`; }\n",
+    'export function sayHello(name: string): string { return "Hello, " + name + "!"; }\n',
   );
   const { outDir } = await buildApp(appDir);
 

@@ -37,7 +37,7 @@ async function buildBenchApp(dir: string): Promise<string> {
   await writeFile(join(dir, "package.json"), '{ "name": "bench-app", "private": true }');
   await writeFile(
     join(dir, "src/index.ts"),
-    "export function sayHello(name: string): string { return `Hello, ${name}!`; }\n",
+    'export function sayHello(name: string): string { return "Hello, " + name + "!"; }\n',
   );
   return (await buildApp(dir)).outDir;
 }

@@ -107,5 +107,7 @@ export interface GraphEngine {
   maxAssignedTs(): number;
   /** Highest uid leased so far. */
   maxLeasedUid(): number;
+  /** Leases `n` new uids (Dgraph Zero's `/assign?what=uids&num=n`): the first and last of the range. */
+  assignUids(n: number): { startId: number; endId: number };
   close(): Promise<void>;
 }

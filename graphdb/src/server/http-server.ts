@@ -1,6 +1,6 @@
 /**
  * Dgraph-compatible HTTP server over a GraphEngine: /query, /mutate, /commit, /alter, /login, /health,
- * /state, /ui/keywords and /. Bodies are read raw (no Fastify parsing) so the routes control decoding,
+ * /state, /assign (Zero's uid lease), /ui/keywords and /. Bodies are read raw (no Fastify parsing) so the routes control decoding,
  * limits and error texts exactly as Dgraph's handlers do.
  */
 
@@ -16,6 +16,7 @@ import { ORIGINAL_CONTENT_TYPE } from "./content-type-header.ts";
 import { errorBody } from "./envelope.ts";
 import { sendJson } from "./reply.ts";
 import { alterHandler } from "./routes/alter.ts";
+import { assignRoute } from "./routes/assign.ts";
 import { commitHandler } from "./routes/commit.ts";
 import { healthRoute, stateRoute } from "./routes/health.ts";
 import { loginHandler } from "./routes/login.ts";
@@ -146,6 +147,7 @@ function buildApp(ctx: ServerContext): FastifyInstance {
   }
   app.route({ method: [...API_METHODS], url: "/health", handler: healthRoute(ctx) });
   app.route({ method: [...API_METHODS], url: "/state", handler: stateRoute(ctx) });
+  app.route({ method: [...API_METHODS], url: "/assign", handler: assignRoute(ctx) });
   app.route({ method: [...API_METHODS], url: "/ui/keywords", handler: keywordsRoute(ctx) });
   app.route({ method: [...API_METHODS], url: "/", handler: homeRoute });
 
