@@ -185,6 +185,9 @@ class WorkerPool implements FunctionInvoker {
       workerData: init,
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: this.memoryLimitMb },
+      // Not the parent's flags: a parent run under a loader (tsx's --import) would load it in every worker,
+      // 100+ ms of cold start for a bundle that needs none.
+      execArgv: [],
     });
     const pw: PooledWorker = {
       worker,
