@@ -26,7 +26,7 @@ export function gatewayRoutes(server: FastifyInstance, ctx: PlatformContext, app
   };
 
   const handle = async (appName: string, request: FastifyRequest, reply: FastifyReply) => {
-    const app = APP_NAME.test(appName) ? await ctx.store.getApp(appName) : undefined;
+    const app = APP_NAME.test(appName) ? await ctx.store.cachedApp(appName) : undefined;
     if (!app) return graphqlError(reply, 404, `no app named "${appName}" on this platform`, "NOT_FOUND");
     const presented = bearerToken(request.headers.authorization);
     if (presented === undefined) {
@@ -37,7 +37,7 @@ export function gatewayRoutes(server: FastifyInstance, ctx: PlatformContext, app
         "UNAUTHENTICATED",
       );
     }
-    const key = await ctx.store.findActiveApiKey(app.name, presented);
+    const key = await ctx.store.cachedActiveApiKey(app.name, presented);
     if (!key) return graphqlError(reply, 401, "invalid or revoked API key", "UNAUTHENTICATED");
     const now = Date.now();
     if (now - (touched.get(key.id) ?? 0) >= TOUCH_INTERVAL_MS) {

@@ -3,6 +3,7 @@ import type { ExecutionRecord, LogLine } from "../app-runtime.ts";
 import { PlatformError } from "../platform-error.ts";
 import type { EnvCipher } from "../secrets/env-cipher.ts";
 import { hashToken, type IssuedToken, issueToken, sameBytes } from "../secrets/tokens.ts";
+import { LookupCache } from "./lookup-cache.ts";
 import { migrate } from "./migrations.ts";
 import type { SqlDb, SqlRow } from "./sql-db.ts";
 
@@ -80,6 +81,11 @@ export function sortableId(): string {
   return Date.now().toString(36).padStart(9, "0") + randomBytes(6).toString("hex");
 }
 
+/** How stale a gateway lookup may be on a node that did not make the change itself. */
+const LOOKUP_TTL_MS = 1_000;
+const EXECUTION_FLUSH_MS = 200;
+const EXECUTION_BATCH = 200;
+
 const iso = (v: unknown): string => (v instanceof Date ? v : new Date(String(v))).toISOString();
 const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
 const json = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
@@ -89,6 +95,13 @@ const json = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) a
  * SqlDb. Secrets never reach the database in clear: keys and tokens as SHA-256, env vars sealed.
  */
 export class MetadataStore {
+  /** Gateway lookups (app record, presented API key), cached briefly; this node's writes invalidate. */
+  private readonly lookups = new LookupCache<unknown>(LOOKUP_TTL_MS);
+  /** Executions waiting to be written in one multi-row INSERT. */
+  private pendingExecutions: { app: string; e: ExecutionRecord }[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
   private constructor(
     private readonly db: SqlDb,
     private readonly cipher: EnvCipher,
@@ -100,8 +113,22 @@ export class MetadataStore {
     return new MetadataStore(db, cipher);
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await this.flushExecutions();
     return this.db.close();
+  }
+
+  /** getApp for the gateway's hot path: cached for LOOKUP_TTL_MS. */
+  cachedApp(name: string): Promise<AppRecord | undefined> {
+    return this.lookups.get(name, `app:${name}`, () => this.getApp(name)) as Promise<AppRecord | undefined>;
+  }
+
+  /** findActiveApiKey for the gateway's hot path: cached (by hash) for LOOKUP_TTL_MS. */
+  cachedActiveApiKey(app: string, presented: string): Promise<ApiKeyRecord | undefined> {
+    const hash = Buffer.from(hashToken(presented)).toString("base64");
+    return this.lookups.get(app, `key:${app}:${hash}`, () =>
+      this.findActiveApiKey(app, presented),
+    ) as Promise<ApiKeyRecord | undefined>;
   }
 
   // Apps -----------------------------------------------------------------------------------------
@@ -121,6 +148,7 @@ export class MetadataStore {
       [name, token.hash, token.prefix],
     );
     if (rows.length === 0) throw new PlatformError("CONFLICT", `an app named "${name}" already exists`);
+    this.lookups.invalidate(name);
     return { app: appRecord(rows[0]), deployToken: token.secret };
   }
 
@@ -141,6 +169,7 @@ export class MetadataStore {
   }
 
   async deleteApp(name: string): Promise<boolean> {
+    this.lookups.invalidate(name);
     return (await this.db.query("DELETE FROM apps WHERE name = $1 RETURNING name", [name])).length > 0;
   }
 
@@ -168,6 +197,7 @@ export class MetadataStore {
   // API keys -------------------------------------------------------------------------------------
 
   async createApiKey(app: string, name: string): Promise<{ key: ApiKeyRecord; secret: string }> {
+    this.lookups.invalidate(app);
     const token: IssuedToken = issueToken("api-key");
     const rows = await this.db.query(
       "INSERT INTO api_keys (id, app, name, prefix, hash) VALUES ($1, $2, $3, $4, $5) RETURNING *",
@@ -183,6 +213,7 @@ export class MetadataStore {
 
   /** Revokes a key (idempotent); false if the app has no such key. */
   async revokeApiKey(app: string, id: string): Promise<boolean> {
+    this.lookups.invalidate(app);
     const rows = await this.db.query(
       "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE app = $1 AND id = $2 RETURNING id",
       [app, id],
@@ -282,22 +313,30 @@ export class MetadataStore {
 
   /** Makes `id` the app's live deployment, in one transaction; the former one becomes "previous". */
   async activateDeployment(app: string, id: string): Promise<DeploymentRecord> {
-    return this.db.transaction(async (tx) => {
-      const target = await tx.query("SELECT * FROM deployments WHERE app = $1 AND id = $2 FOR UPDATE", [
-        app,
-        id,
-      ]);
-      if (target.length === 0) throw new PlatformError("NOT_FOUND", `app "${app}" has no deployment ${id}`);
-      if (target[0].status === "failed") {
-        throw new PlatformError("BAD_REQUEST", `deployment ${id} failed validation and cannot be made live`);
-      }
-      await tx.query("UPDATE deployments SET status = 'previous' WHERE app = $1 AND status = 'active'", [
-        app,
-      ]);
-      const rows = await tx.query("UPDATE deployments SET status = 'active' WHERE id = $1 RETURNING *", [id]);
-      await tx.query("UPDATE apps SET active_deployment_id = $2 WHERE name = $1", [app, id]);
-      return deploymentRecord(rows[0]);
-    });
+    this.lookups.invalidate(app);
+    return this.db
+      .transaction(async (tx) => {
+        const target = await tx.query("SELECT * FROM deployments WHERE app = $1 AND id = $2 FOR UPDATE", [
+          app,
+          id,
+        ]);
+        if (target.length === 0) throw new PlatformError("NOT_FOUND", `app "${app}" has no deployment ${id}`);
+        if (target[0].status === "failed") {
+          throw new PlatformError(
+            "BAD_REQUEST",
+            `deployment ${id} failed validation and cannot be made live`,
+          );
+        }
+        await tx.query("UPDATE deployments SET status = 'previous' WHERE app = $1 AND status = 'active'", [
+          app,
+        ]);
+        const rows = await tx.query("UPDATE deployments SET status = 'active' WHERE id = $1 RETURNING *", [
+          id,
+        ]);
+        await tx.query("UPDATE apps SET active_deployment_id = $2 WHERE name = $1", [app, id]);
+        return deploymentRecord(rows[0]);
+      })
+      .finally(() => this.lookups.invalidate(app));
   }
 
   /**
@@ -319,25 +358,55 @@ export class MetadataStore {
 
   // Activity -------------------------------------------------------------------------------------
 
-  async recordExecution(app: string, e: ExecutionRecord): Promise<void> {
-    await this.db.query(
-      `INSERT INTO executions (app, execution_id, function, status, duration_ms, started_at, logs, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-      [
-        app,
-        e.executionId,
-        e.function,
-        e.status,
-        e.durationMs,
-        e.startedAt,
-        JSON.stringify(e.logs),
-        e.error ?? null,
-      ],
-    );
+  /**
+   * Queues an execution; queued ones are written together (one multi-row INSERT) within
+   * EXECUTION_FLUSH_MS, or at once when EXECUTION_BATCH are waiting. Reads of activity flush first.
+   */
+  recordExecution(app: string, e: ExecutionRecord): Promise<void> {
+    this.pendingExecutions.push({ app, e });
+    if (this.pendingExecutions.length >= EXECUTION_BATCH) return this.flushExecutions();
+    if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => void this.flushExecutions().catch(() => {}), EXECUTION_FLUSH_MS);
+      this.flushTimer.unref();
+    }
+    return Promise.resolve();
+  }
+
+  /** Writes every queued execution. */
+  flushExecutions(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const batch = this.pendingExecutions;
+    this.pendingExecutions = [];
+    this.flushing = this.flushing.then(async () => {
+      if (batch.length === 0) return;
+      const params: unknown[] = [];
+      const rows = batch.map(({ app, e }) => {
+        const base = params.length;
+        params.push(
+          app,
+          e.executionId,
+          e.function,
+          e.status,
+          e.durationMs,
+          e.startedAt,
+          JSON.stringify(e.logs),
+          e.error ?? null,
+        );
+        return `(${Array.from({ length: 8 }, (_, i) => `$${base + i + 1}`).join(", ")})`;
+      });
+      await this.db.query(
+        `INSERT INTO executions (app, execution_id, function, status, duration_ms, started_at, logs, error)
+         VALUES ${rows.join(", ")} ON CONFLICT DO NOTHING`,
+        params,
+      );
+    });
+    return this.flushing;
   }
 
   /** Newest first, keyset-paginated by (startedAt, executionId). */
   async listExecutions(app: string, filter: ExecutionFilter = {}): Promise<ExecutionPage> {
+    await this.flushExecutions();
     const limit = Math.min(Math.max(filter.limit ?? 50, 1), 500);
     const where = ["app = $1"];
     const params: unknown[] = [app];
@@ -370,6 +439,7 @@ export class MetadataStore {
 
   /** Applies the retention policy to every app; returns the number of executions deleted. */
   async pruneExecutions(policy: RetentionPolicy = DEFAULT_RETENTION): Promise<number> {
+    await this.flushExecutions();
     const byAge = await this.db.query(
       "DELETE FROM executions WHERE started_at < now() - $1 * interval '1 millisecond' RETURNING execution_id",
       [policy.maxAgeMs],
