@@ -7,7 +7,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,7 +17,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployDemoApp } from "../../platform/src/demo-app.ts";
 import { createWasmAppRuntime, type RunningPlatform, startPlatform } from "../../platform/src/index.ts";
-import { buildApp } from "../../runtime/src/index.ts";
+import { buildApp, packBuild } from "../../runtime/src/index.ts";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "../..");
@@ -203,6 +203,48 @@ export function getEchoedAuth(): string {
     expect(activity.length).toBeGreaterThanOrEqual(2);
     expect(activity[0]).toMatchObject({ function: "sayHello", status: "success" });
     expect(typeof activity[0].durationMs).toBe("number");
+  }, 60_000);
+
+  it("rejects bad deployments with a clear message while the current one keeps serving, and rolls back", async () => {
+    const key = (await api("POST", "/api/apps/echo/keys", { name: "bad" })).body.secret;
+    const upload = async (archive: Uint8Array) =>
+      fetch(`${platform.url}/api/apps/echo/deployments`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${platform.adminToken}`, "content-type": "application/gzip" },
+        body: archive,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+    const variant = async (name: string, change: (dir: string) => Promise<void>) => {
+      const dir = join(tmp, name);
+      await cp(buildDir, dir, { recursive: true });
+      await change(dir);
+      return new Uint8Array(await packBuild(dir));
+    };
+
+    const noComponent = await upload(await variant("no-component", (d) => rm(join(d, "app.wasm"))));
+    expect(noComponent.status).toBe(400);
+    expect(noComponent.body.error.message).toContain("app.wasm");
+    const badManifest = await upload(
+      await variant("bad-manifest", (d) =>
+        writeFile(join(d, "trellis.json"), JSON.stringify({ connections: { x: { type: "ftp" } } })),
+      ),
+    );
+    expect(badManifest.status).toBe(400);
+    expect(badManifest.body.error.message).toContain("connections.x");
+    const corrupt = await upload(new Uint8Array([0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5]));
+    expect(corrupt.status).toBe(400);
+    expect((await gql("echo", '{ sayHello(name: "still") }', key)).body.data).toEqual({
+      sayHello: "Hello, still!",
+    });
+
+    const deployments = (await api("GET", "/api/apps/echo/deployments")).body.deployments as Json[];
+    const previous = deployments.find((d) => d.status === "previous");
+    expect(previous).toBeDefined();
+    const rolled = await api("POST", `/api/apps/echo/deployments/${previous.id}/rollback`);
+    expect(rolled.status).toBe(200);
+    expect((await api("GET", "/api/apps/echo")).body.app.activeDeploymentId).toBe(previous.id);
+    expect((await gql("echo", '{ sayHello(name: "rolled") }', key)).body.data).toEqual({
+      sayHello: "Hello, rolled!",
+    });
   }, 60_000);
 
   it("scales an idle app to zero and cold starts it on the next call", async () => {
