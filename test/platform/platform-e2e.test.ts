@@ -207,7 +207,7 @@ export function getEchoedAuth(): string {
 
   it("rejects bad deployments with a clear message while the current one keeps serving, and rolls back", async () => {
     const key = (await api("POST", "/api/apps/echo/keys", { name: "bad" })).body.secret;
-    const upload = async (archive: Uint8Array) =>
+    const upload = async (archive: Uint8Array<ArrayBuffer>) =>
       fetch(`${platform.url}/api/apps/echo/deployments`, {
         method: "POST",
         headers: { authorization: `Bearer ${platform.adminToken}`, "content-type": "application/gzip" },
@@ -217,7 +217,7 @@ export function getEchoedAuth(): string {
       const dir = join(tmp, name);
       await cp(buildDir, dir, { recursive: true });
       await change(dir);
-      return new Uint8Array(await packBuild(dir));
+      return new Uint8Array(await packBuild(dir)) as Uint8Array<ArrayBuffer>;
     };
 
     const noComponent = await upload(await variant("no-component", (d) => rm(join(d, "app.wasm"))));
