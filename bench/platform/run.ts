@@ -8,7 +8,7 @@
  *   npm run bench:platform -- [--seconds S] [--concurrency C] [--rounds R]
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,6 +17,13 @@ import { createWasmAppRuntime, startPlatform } from "../../platform/src/index.ts
 import { buildApp, deployBuild, loadApp, startDevServer } from "../../runtime/src/index.ts";
 import { percentile } from "../graphdb/latency.ts";
 import { fmtInt, fmtMs, fmtRatio, renderTable } from "../graphdb/table.ts";
+import {
+  bestRound,
+  type LoadResult,
+  type LoadTarget,
+  postGraphQL,
+  runLoad,
+} from "../runtime/graphql-load.ts";
 
 const { values } = parseArgs({
   options: {
@@ -30,59 +37,8 @@ const CONCURRENCY = Number(values.concurrency);
 const ROUNDS = Number(values.rounds);
 const BODY = JSON.stringify({ query: 'query { sayHello(name: "bench") }' });
 
-interface Target {
-  port: number;
-  path: string;
-  headers: Record<string, string>;
-}
-
-function post(agent: Agent, t: Target): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port: t.port,
-        path: t.path,
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json", ...t.headers },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (d) => {
-          text += d;
-        });
-        res.on("end", () => (text.includes("Hello, bench!") ? resolve() : reject(new Error(text))));
-      },
-    );
-    req.on("error", reject);
-    req.end(BODY);
-  });
-}
-
-async function load(t: Target, seconds: number) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const latencies: number[] = [];
-  const end = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const s = performance.now();
-        await post(agent, t);
-        latencies.push(performance.now() - s);
-      }
-    }),
-  );
-  const wall = performance.now() - started;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    rps: (latencies.length * 1000) / wall,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-  };
-}
+const load = (target: LoadTarget, seconds: number) =>
+  runLoad(target, { seconds, concurrency: CONCURRENCY, body: BODY, expect: "Hello, bench!" });
 
 const tmp = await mkdtemp(join(tmpdir(), "trellis-bench-platform-"));
 try {
@@ -122,27 +78,22 @@ try {
     const { deployToken } = await api("POST", "/api/apps", { name: "bench" });
     await deployBuild({ url: platform.url, app: "bench", token: deployToken, buildDir: outDir });
     const { secret } = await api("POST", "/api/apps/bench/keys", { name: "bench" });
-    const gateway: Target = {
+    const gateway: LoadTarget = {
       port: Number(new URL(platform.url).port),
       path: "/apps/bench/graphql",
       headers: { authorization: `Bearer ${secret}` },
     };
-    const runtime: Target = { port: Number(new URL(dev.url).port), path: "/graphql", headers: {} };
+    const runtime: LoadTarget = { port: Number(new URL(dev.url).port), path: "/graphql", headers: {} };
 
     await load(runtime, 1);
     await load(gateway, 1);
-    const results = {
-      runtime: [] as Awaited<ReturnType<typeof load>>[],
-      gateway: [] as Awaited<ReturnType<typeof load>>[],
-    };
+    const results = { runtime: [] as LoadResult[], gateway: [] as LoadResult[] };
     for (let r = 0; r < ROUNDS; r++) {
       results.runtime.push(await load(runtime, SECONDS));
       results.gateway.push(await load(gateway, SECONDS));
     }
-    const best = (xs: { rps: number; p50: number; p99: number }[]) =>
-      xs.reduce((a, b) => (b.rps > a.rps ? b : a));
-    const d = best(results.runtime);
-    const g = best(results.gateway);
+    const d = bestRound(results.runtime);
+    const g = bestRound(results.gateway);
     console.log(
       renderTable(
         ["path", "requests/s", "p50", "p99"],
@@ -159,10 +110,10 @@ try {
     const colds: number[] = [];
     const agent = new Agent({ keepAlive: false });
     for (let i = 0; i < 5; i++) {
-      await post(agent, gateway);
+      await postGraphQL(agent, gateway, BODY, "Hello, bench!");
       platform.sweepIdle(Date.now() + 24 * 3600_000);
       const t = performance.now();
-      await post(agent, gateway);
+      await postGraphQL(agent, gateway, BODY, "Hello, bench!");
       colds.push(performance.now() - t);
     }
     colds.sort((a, b) => a - b);

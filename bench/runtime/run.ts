@@ -11,13 +11,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { Agent, request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildApp, loadApp } from "../../runtime/src/index.ts";
 import { percentile } from "../graphdb/latency.ts";
 import { fmtInt, fmtMs, fmtRatio, renderTable } from "../graphdb/table.ts";
+import { bestRound, type LoadResult, runLoad } from "./graphql-load.ts";
 
 const { values } = parseArgs({
   options: {
@@ -61,59 +61,11 @@ function startChild(args: string[]): Promise<{ child: ChildProcess; port: number
   });
 }
 
-function post(agent: Agent, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/graphql",
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json" },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (d) => {
-          text += d;
-        });
-        res.on("end", () => (text.includes("Hello, bench!") ? resolve() : reject(new Error(text))));
-      },
-    );
-    req.on("error", reject);
-    req.end(BODY);
-  });
-}
-
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-}
-
-async function load(port: number, seconds: number): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const latencies: number[] = [];
-  const end = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const t = performance.now();
-        await post(agent, port);
-        latencies.push(performance.now() - t);
-      }
-    }),
+const load = (port: number, seconds: number) =>
+  runLoad(
+    { port, path: "/graphql" },
+    { seconds, concurrency: CONCURRENCY, body: BODY, expect: "Hello, bench!" },
   );
-  const wall = performance.now() - started;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    rps: (latencies.length * 1000) / wall,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-  };
-}
 
 async function coldStarts(buildDir: string, times: number) {
   const body = { method: "POST", headers: { "content-type": "application/json" }, body: BODY };
@@ -157,9 +109,8 @@ try {
       results.yoga.push(await load(yoga.port, SECONDS));
       results.trellis.push(await load(trellis.port, SECONDS));
     }
-    const best = (xs: LoadResult[]) => xs.reduce((a, b) => (b.rps > a.rps ? b : a));
-    const t = best(results.trellis);
-    const y = best(results.yoga);
+    const t = bestRound(results.trellis);
+    const y = bestRound(results.yoga);
     console.log(
       renderTable(
         ["server", "requests/s", "p50", "p99"],
