@@ -1,6 +1,7 @@
 import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { AppWorld, WitType } from "../wit/wit-types.ts";
+import { witIdentifier } from "./wit-names.ts";
 
 /**
  * The WIT package a Go app is built against. The app's world lives in the platform package
@@ -11,53 +12,9 @@ import type { AppWorld, WitType } from "../wit/wit-types.ts";
 
 export const GO_WORLD_NAME = "app";
 
-const WIT_KEYWORDS = new Set([
-  "as",
-  "async",
-  "bool",
-  "borrow",
-  "char",
-  "constructor",
-  "enum",
-  "export",
-  "f32",
-  "f64",
-  "flags",
-  "from",
-  "func",
-  "future",
-  "import",
-  "include",
-  "interface",
-  "list",
-  "option",
-  "own",
-  "package",
-  "record",
-  "resource",
-  "result",
-  "s16",
-  "s32",
-  "s64",
-  "s8",
-  "static",
-  "stream",
-  "string",
-  "tuple",
-  "type",
-  "u16",
-  "u32",
-  "u64",
-  "u8",
-  "use",
-  "variant",
-  "with",
-  "world",
-]);
-
-/** A WIT identifier, `%`-escaped when it is a keyword (`type` → `%type`). */
+/** `%name` when `name` is a WIT keyword (the one keyword list lives in wit-names.ts). */
 export function witIdent(name: string): string {
-  return WIT_KEYWORDS.has(name) ? `%${name}` : name;
+  return witIdentifier(name);
 }
 
 export function witTypeText(t: WitType): string {
