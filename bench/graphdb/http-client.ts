@@ -41,8 +41,7 @@ export async function startServerChild(dir: string): Promise<ServerChild> {
           path,
           method,
           agent,
-          headers:
-            method === "POST" ? { "content-type": contentType, "content-length": payload.length } : {},
+          headers: method === "POST" ? { "content-type": contentType, "content-length": payload.length } : {},
         },
         (res) => {
           const chunks: Buffer[] = [];

@@ -2,8 +2,8 @@ import type { UidList, ValuePosting } from "../engine/graph-reader.ts";
 import type { Edge, Facet, NodeRef } from "../mutation/edge.ts";
 import type { ValueServices } from "../mutation/mutation-applier.ts";
 import { NQuadChunkParser } from "../mutation/rdf-parser.ts";
+import { appendUids, readList, writeList } from "../posting/list-tail.ts";
 import {
-  appendToUidList,
   type DataRecord,
   decodeRecord,
   encodeRecord,
@@ -13,7 +13,7 @@ import {
 import { applyUidDelta, containsUid, EMPTY_UIDS, sortUnique } from "../posting/uid-list.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
 import { blankPredicate, type PredicateSchema } from "../schema/schema-types.ts";
-import { countKey, dataKey, indexKey, MAX_KEY_BYTES, reverseKey } from "../store/keys.ts";
+import { countKey, dataKey, indexKey, MAX_KEY_BYTES, predicatePrefix, reverseKey } from "../store/keys.ts";
 import type { KVWriter } from "../store/kv-store.ts";
 import { keyString } from "../txn/transaction.ts";
 import { DgraphError } from "./errors.ts";
@@ -70,7 +70,13 @@ interface PendingData {
  */
 export class BulkLoader {
   private readonly xid = new Map<string, number>();
-  private pending = new Map<string, PendingData>();
+  /**
+   * Uid ranges this loader leased since its last flush: nothing is stored under them yet, so their data and
+   * reverse keys need not be read back (the loader is not for concurrent use).
+   */
+  private fresh: { first: number; last: number }[] = [];
+  /** Pending data keys by predicate, then subject: no key bytes or key string built per edge. */
+  private pending = new Map<string, Map<number, PendingData>>();
   private pendingEdges = 0;
   private nquads = 0;
   private readonly parser: NQuadChunkParser;
@@ -111,6 +117,9 @@ export class BulkLoader {
         let uid = this.xid.get(ref.label);
         if (uid === undefined) {
           uid = this.host.leaseUids(1);
+          const r = this.fresh[this.fresh.length - 1];
+          if (r !== undefined && r.last + 1 === uid) r.last = uid;
+          else this.fresh.push({ first: uid, last: uid });
           this.xid.set(ref.label, uid);
         }
         return uid;
@@ -136,12 +145,12 @@ export class BulkLoader {
     for (const e of edges) {
       const s = this.schemaFor(e);
       const subject = this.node(e.subject);
-      const key = dataKey(e.predicate, subject);
-      const ks = keyString(key);
-      let p = this.pending.get(ks);
+      let bySubject = this.pending.get(e.predicate);
+      if (bySubject === undefined) this.pending.set(e.predicate, (bySubject = new Map()));
+      let p = bySubject.get(subject);
       if (p === undefined) {
-        p = { key, subject, schema: s };
-        this.pending.set(ks, p);
+        p = { key: dataKey(e.predicate, subject), subject, schema: s };
+        bySubject.set(subject, p);
       }
       const o = e.object;
       if (o.kind === "node") {
@@ -176,32 +185,73 @@ export class BulkLoader {
 
   private async flush(): Promise<void> {
     if (this.pending.size === 0) return;
-    const batch = [...this.pending].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    // Key order: predicates by their key prefix bytes, then subjects (big-endian uids) ascending.
+    const preds = [...this.pending.keys()]
+      .map((pred) => ({ pred, prefix: keyString(predicatePrefix(pred)) }))
+      .sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
+    const batch: PendingData[] = [];
+    for (const { pred } of preds) {
+      const part = [...this.pending.get(pred)!.values()].sort((a, b) => a.subject - b.subject);
+      for (const p of part) batch.push(p);
+    }
     this.pending = new Map();
     this.pendingEdges = 0;
+    const fresh = this.fresh;
+    this.fresh = [];
+    const isFresh = (uid: number) => {
+      for (const r of fresh) if (uid >= r.first && uid <= r.last) return true;
+      return false;
+    };
     const services = this.host.services;
     await this.host.commit((w) => {
       const derived = new Map<string, DerivedDelta>();
-      const deriveByString = (
-        ks: string,
-        makeKey: () => Uint8Array,
+      /** Index keys by predicate, then token (latin1): no per-token concatenation of the key prefix. */
+      const indexDeltas = new Map<string, Map<string, DerivedDelta>>();
+      /**
+       * Token strings by predicate, tokenizer, language and value: names and dates repeat across subjects.
+       * Values are already of the predicate's type, so the raw value identifies them within a predicate.
+       */
+      const tokenCache = new Map<string, Map<string, Map<string, Map<unknown, string[]>>>>();
+      let cachedTokens = 0;
+      const derive = (
+        key: Uint8Array,
         uid: number,
         add: boolean,
         reverseCount?: ReverseCount,
-      ) => {
+      ): DerivedDelta => {
+        const ks = keyString(key);
         let d = derived.get(ks);
-        if (d === undefined)
-          derived.set(ks, (d = { key: makeKey(), add: [], remove: NO_REMOVALS, reverseCount }));
-        if (add) {
-          d.add.push(uid);
-          if (d.remove.size > 0) d.remove.delete(uid);
-        } else {
-          if (d.remove === NO_REMOVALS) d.remove = new Set();
-          d.remove.add(uid);
-        }
+        if (d === undefined) derived.set(ks, (d = { ks, key, add: [], remove: NO_REMOVALS, reverseCount }));
+        change(d, uid, add);
+        return d;
       };
-      const derive = (key: Uint8Array, uid: number, add: boolean, reverseCount?: ReverseCount) =>
-        deriveByString(keyString(key), () => key, uid, add, reverseCount);
+      /** A reverse list change; the lists of nodes this flush creates start empty. */
+      const deriveReverse = (s: PredicateSchema, object: number, subject: number, add: boolean) => {
+        const d = derive(reverseKey(s.predicate, object), subject, add, s.count ? { s, object } : undefined);
+        if (isFresh(object)) d.fresh = true;
+      };
+      const tokenStrings = (
+        byTok: Map<string, Map<string, Map<unknown, string[]>>>,
+        tok: string,
+        v: ValuePosting,
+      ): string[] => {
+        const raw = v.value.value;
+        if (typeof raw === "object") return services.tokens(tok, v.value, v.lang).map(keyString);
+        let byLang = byTok.get(tok);
+        if (byLang === undefined) byTok.set(tok, (byLang = new Map()));
+        let byValue = byLang.get(v.lang);
+        if (byValue === undefined) byLang.set(v.lang, (byValue = new Map()));
+        let t = byValue.get(raw);
+        if (t === undefined) {
+          t = services.tokens(tok, v.value, v.lang).map(keyString);
+          if (++cachedTokens > TOKEN_CACHE_MAX) {
+            tokenCache.clear();
+            cachedTokens = 0;
+          }
+          byValue.set(raw, t);
+        }
+        return t;
+      };
       /** Removals skip tokens that `remaining` values of the subject still produce. */
       const indexValues = (
         s: PredicateSchema,
@@ -210,37 +260,44 @@ export class BulkLoader {
         add: boolean,
         remaining: ValuePosting[] = [],
       ) => {
-        // Index keys are looked up by string (prefix + token) and only built as bytes once per distinct key.
-        const prefix = keyString(indexKey(s.predicate, EMPTY_TOKEN));
+        let byToken = indexDeltas.get(s.predicate);
+        if (byToken === undefined) indexDeltas.set(s.predicate, (byToken = new Map()));
+        let byTok = tokenCache.get(s.predicate);
+        if (byTok === undefined) tokenCache.set(s.predicate, (byTok = new Map()));
+        let prefix: string | undefined;
         for (const tok of s.tokenizers) {
           const keep = new Set<string>();
-          for (const r of remaining)
-            for (const t of services.tokens(tok, r.value, r.lang)) keep.add(keyString(t));
+          for (const r of remaining) for (const t of tokenStrings(byTok, tok, r)) keep.add(t);
           for (const v of values) {
-            for (const token of services.tokens(tok, v.value, v.lang)) {
-              const ts = keyString(token);
+            for (const ts of tokenStrings(byTok, tok, v)) {
               if (keep.size > 0 && keep.has(ts)) continue;
-              if (prefix.length + token.length > MAX_KEY_BYTES) {
-                throw new DgraphError("value in the mutation is too large for the index");
+              let d = byToken.get(ts);
+              if (d === undefined) {
+                prefix ??= keyString(indexKey(s.predicate, EMPTY_TOKEN));
+                if (prefix.length + ts.length > MAX_KEY_BYTES) {
+                  throw new DgraphError("value in the mutation is too large for the index");
+                }
+                const key = indexKey(s.predicate, Buffer.from(ts, "latin1"));
+                byToken.set(ts, (d = { ks: prefix + ts, key, add: [], remove: NO_REMOVALS }));
               }
-              deriveByString(prefix + ts, () => indexKey(s.predicate, token), subject, add);
+              change(d, subject, add);
             }
           }
         }
       };
-      for (const [, p] of batch) {
+      for (const p of batch) {
         const s = p.schema;
-        const before = decodeRecord(w.get(p.key));
+        const stored = isFresh(p.subject) ? NOTHING_STORED : readList(w, p.key);
+        const before = decodeRecord(stored.value);
         const after = merge(before, p);
-        w.put(p.key, encodeRecord(after));
+        writeList(w, p.key, encodeRecord(after), stored.tail);
         if (s.type === "uid") {
           if (s.reverse) {
-            const rc = (o: number) => (s.count ? { s, object: o } : undefined);
             for (const o of after.uids) {
-              if (!containsUid(before.uids, o)) derive(reverseKey(s.predicate, o), p.subject, true, rc(o));
+              if (!containsUid(before.uids, o)) deriveReverse(s, o, p.subject, true);
             }
             for (const o of before.uids) {
-              if (!containsUid(after.uids, o)) derive(reverseKey(s.predicate, o), p.subject, false, rc(o));
+              if (!containsUid(after.uids, o)) deriveReverse(s, o, p.subject, false);
             }
           }
           if (s.count) moveCount(derive, s, p.subject, before.uids.length, after.uids.length);
@@ -268,27 +325,26 @@ export class BulkLoader {
       // Reverse counts (@count on a @reverse predicate) move with the reverse lists' lengths.
       for (const d of [...derived.values()]) {
         if (d.reverseCount === undefined) continue;
-        const before = decodeRecord(w.get(d.key)).uids;
+        const before = d.fresh ? EMPTY_UIDS : decodeRecord(readList(w, d.key).value).uids;
         const after = applyUidDelta(before, false, d.add, d.remove);
         const { s, object } = d.reverseCount;
         if (before.length === after.length) continue;
         if (before.length > 0) derive(countKey(s.predicate, before.length, true), object, false);
         if (after.length > 0) derive(countKey(s.predicate, after.length, true), object, true);
       }
-      const keys = [...derived].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      for (const [, d] of keys) {
-        const raw = w.get(d.key);
-        if (d.remove.size === 0) {
-          const appended = appendToUidList(raw, sortUnique(Float64Array.from(d.add)));
-          if (appended) {
-            w.put(d.key, appended);
-            continue;
-          }
+      const keys = [...derived.values()];
+      for (const byToken of indexDeltas.values()) for (const d of byToken.values()) keys.push(d);
+      keys.sort((a, b) => (a.ks < b.ks ? -1 : a.ks > b.ks ? 1 : 0));
+      for (const d of keys) {
+        if (d.fresh) {
+          const list = applyUidDelta(EMPTY_UIDS, false, d.add, d.remove);
+          if (list.length > 0) w.put(d.key, encodeUidList(list));
+          continue;
         }
-        const old = decodeRecord(raw).uids;
-        const next = applyUidDelta(old, false, d.add, d.remove);
-        if (next.length === 0) w.delete(d.key);
-        else w.put(d.key, encodeUidList(next));
+        if (d.remove.size === 0 && appendUids(w, d.key, sortUnique(Float64Array.from(d.add)))) continue;
+        const { value, tail } = readList(w, d.key);
+        const next = applyUidDelta(decodeRecord(value).uids, false, d.add, d.remove);
+        writeList(w, d.key, next.length === 0 ? undefined : encodeUidList(next), tail);
       }
     });
     this.options.onProgress?.(this.nquads);
@@ -316,8 +372,27 @@ interface ReverseCount {
   object: number;
 }
 
+const NOTHING_STORED = { value: undefined, tail: false };
+
+/** Token lists kept per flush before the cache starts over (bounds memory). */
+const TOKEN_CACHE_MAX = 200_000;
+
+function change(d: DerivedDelta, uid: number, add: boolean): void {
+  if (add) {
+    d.add.push(uid);
+    if (d.remove.size > 0) d.remove.delete(uid);
+  } else {
+    if (d.remove === NO_REMOVALS) d.remove = new Set();
+    d.remove.add(uid);
+  }
+}
+
 /** A pending change to an index, reverse or count list. */
 interface DerivedDelta {
+  /** The key as a latin1 string (sort order = byte order). */
+  ks: string;
+  /** The key's list is known to be empty in storage (a node this flush creates). */
+  fresh?: boolean;
   key: Uint8Array;
   add: number[];
   remove: Set<number>;

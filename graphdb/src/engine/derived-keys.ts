@@ -1,5 +1,6 @@
 import type { ValuePosting } from "../engine/graph-reader.ts";
 import type { ValueServices } from "../mutation/mutation-applier.ts";
+import { deletePostings, withTail } from "../posting/list-tail.ts";
 import { decodeRecord, encodeRecord, encodeUidList } from "../posting/posting-record.ts";
 import { sortUnique } from "../posting/uid-list.ts";
 import type { PredicateSchema } from "../schema/schema-types.ts";
@@ -26,7 +27,7 @@ export function derivedKeysChanged(old: PredicateSchema | undefined, next: Predi
 export function rebuildDerivedKeys(w: KVWriter, s: PredicateSchema, services: ValueServices): void {
   for (const kind of [KeyKind.index, KeyKind.reverse, KeyKind.count, KeyKind.countReverse]) {
     const r = kindRange(s.predicate, kind);
-    w.deleteRange(r.start, r.end);
+    deletePostings(w, r.start, r.end);
   }
   const index = new Map<string, { key: Uint8Array; uids: number[] }>();
   const reverse = new Map<number, number[]>();
@@ -42,7 +43,7 @@ export function rebuildDerivedKeys(w: KVWriter, s: PredicateSchema, services: Va
   const rewrites: [Uint8Array, Uint8Array][] = [];
   for (const { key, value } of w.scan(data)) {
     const subject = readUid(key, at);
-    const rec = decodeRecord(value);
+    const rec = decodeRecord(withTail((k) => w.get(k), key, value));
     if (s.type === "uid") {
       if (s.reverse) for (const o of rec.uids) push(reverse, o, subject);
       if (s.count && rec.uids.length > 0) push(counts, rec.uids.length, subject);

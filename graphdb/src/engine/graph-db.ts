@@ -9,6 +9,7 @@ import { parseJsonMutation, parseJsonText } from "../mutation/json-mutation.ts";
 import { MutationApplier, type ValueServices } from "../mutation/mutation-applier.ts";
 import { parseNQuads } from "../mutation/rdf-parser.ts";
 import { evaluateCondition } from "../mutation/upsert-condition.ts";
+import { deletePostings } from "../posting/list-tail.ts";
 import { PostingCache } from "../posting/posting-cache.ts";
 import { SchemaState } from "../schema/schema-state.ts";
 import type { PredicateSchema } from "../schema/schema-types.ts";
@@ -57,6 +58,8 @@ export interface GraphDBOptions {
   /** Use this store instead of LMDB at `dir`. */
   store?: KVStore;
 }
+
+const NO_KEYS: ReadonlySet<number> = new Set();
 
 /** Most N-Quads one request may carry (Dgraph's limit). */
 export const MAX_NQUADS_PER_REQUEST = 1_000_000;
@@ -313,7 +316,9 @@ export class GraphDB implements GraphEngine {
       this.abortTxn(txn);
       throw e;
     }
-    this.oracle.recordCommit(txn.startTs, commitTs, txn.conflictKeys);
+    // Conflict records are only ever checked by transactions that started before this commit and are
+    // still open; when this is the only open one (a commitNow load), there is nothing to record.
+    this.oracle.recordCommit(txn.startTs, commitTs, this.txns.size > 1 ? txn.conflictKeys : NO_KEYS);
     txn.state = "committed";
     const preds = txn.preds.size > 0 ? predsOf(txn) : undefined;
     this.txns.finish(txn);
@@ -389,7 +394,7 @@ export class GraphDB implements GraphEngine {
 
   private async dropAll(): Promise<void> {
     const { durable } = this.store.write((w) => {
-      w.deleteRange(allPredicateKeysRange.start, allPredicateKeysRange.end);
+      deletePostings(w, allPredicateKeysRange.start, allPredicateKeysRange.end);
       Catalog.deleteAllSchema(w);
     });
     this.schema.clear();
@@ -400,7 +405,7 @@ export class GraphDB implements GraphEngine {
 
   private async dropData(): Promise<void> {
     const { durable } = this.store.write((w) =>
-      w.deleteRange(allPredicateKeysRange.start, allPredicateKeysRange.end),
+      deletePostings(w, allPredicateKeysRange.start, allPredicateKeysRange.end),
     );
     this.afterBulkWrite();
     await durable;
@@ -412,7 +417,7 @@ export class GraphDB implements GraphEngine {
     }
     const range = predicateRange(name);
     const { durable } = this.store.write((w) => {
-      w.deleteRange(range.start, range.end);
+      deletePostings(w, range.start, range.end);
       Catalog.deletePredicate(w, name);
     });
     this.schema.deletePredicate(name);

@@ -193,12 +193,13 @@ export class MutationApplier {
   private reverseEdge(s: PredicateSchema, subject: number, object: number, add: boolean): void {
     if (!s.reverse) return;
     const key = reverseKey(s.predicate, object);
-    const before = s.count ? this.reader.record(key).uids.length : 0;
+    // Counted, not merged: a popular object's reverse list can be long, and it changes on every edge.
+    const before = s.count ? this.reader.uidCount(key) : 0;
     const d = this.txn.delta(key, true);
     if (add) d.addUid(subject);
     else d.removeUid(subject);
     if (s.upsert) this.conflict(key, s, 0);
-    if (s.count) this.moveCount(s, object, before, this.reader.record(key).uids.length, true);
+    if (s.count) this.moveCount(s, object, before, this.reader.uidCount(key), true);
   }
 
   /**

@@ -94,6 +94,37 @@ export function appendToUidList(buf: Uint8Array | undefined, adds: Float64Array)
   return out;
 }
 
+/** Count and last uid of an appendable list (or a list tail), or undefined for other encodings. */
+export function appendableHeader(buf: Uint8Array | undefined): { count: number; last: number } | undefined {
+  if (buf === undefined || buf[0] !== TAG_UIDS_APPENDABLE) return undefined;
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  return { count: view.getUint32(1, true), last: view.getFloat64(5, true) };
+}
+
+/**
+ * A list tail: sorted uids, all greater than `after` (the last uid of the list it extends), in the
+ * appendable format with gaps counted from `after`, so that {@link joinTail} is a concatenation.
+ */
+export function encodeTail(adds: Float64Array, after: number): Uint8Array {
+  const gaps = encodeGaps(adds, after);
+  const out = new Uint8Array(APPENDABLE_HEADER + gaps.length);
+  out.set(gaps, APPENDABLE_HEADER);
+  writeAppendableHeader(out, adds.length, adds[adds.length - 1]);
+  return out;
+}
+
+/** An appendable list followed by its tail, as one appendable list. */
+export function joinTail(list: Uint8Array, tail: Uint8Array): Uint8Array {
+  const a = appendableHeader(list);
+  const b = appendableHeader(tail);
+  if (a === undefined || b === undefined) throw new Error("corrupt posting list tail");
+  const out = new Uint8Array(list.length + tail.length - APPENDABLE_HEADER);
+  out.set(list, 0);
+  out.set(tail.subarray(APPENDABLE_HEADER), list.length);
+  writeAppendableHeader(out, a.count + b.count, b.last);
+  return out;
+}
+
 function encodeGaps(adds: Float64Array, last: number): Uint8Array {
   const bytes: number[] = [];
   let prev = last;
@@ -191,6 +222,15 @@ export function decodeRecord(buf: Uint8Array | undefined): DataRecord {
     default:
       throw new Error(`corrupt posting record: unknown tag ${buf[0]}`);
   }
+}
+
+/**
+ * decodeRecord of a view that the next store read overwrites: bare uid lists are decoded into new arrays
+ * at once; other records are copied first, as msgpack may hand back views of binary values.
+ */
+export function decodeRecordView(buf: Uint8Array | undefined): DataRecord {
+  if (buf === undefined || buf.length === 0 || buf[0] === TAG_UIDS) return decodeRecord(buf);
+  return decodeRecord(Uint8Array.prototype.slice.call(buf) as Uint8Array);
 }
 
 function withTag(tag: number, body: Uint8Array): Uint8Array {

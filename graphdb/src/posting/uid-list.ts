@@ -103,8 +103,10 @@ export function applyUidDelta(
   add: Iterable<number>,
   remove: ReadonlySet<number>,
 ): UidList {
-  const adds = Float64Array.from(add).sort();
+  const adds = sortedCopy(add);
   const src = clear ? EMPTY_UIDS : base;
+  // A new key (most index keys of a load): nothing to merge.
+  if (src.length === 0) return sortUnique(adds);
   const out = new Float64Array(src.length + adds.length);
   let i = 0;
   let j = 0;
@@ -124,6 +126,17 @@ export function applyUidDelta(
     }
   }
   return n === out.length ? out : out.slice(0, n);
+}
+
+/** The numbers as a sorted Float64Array (Sets copied without the iterator protocol's generic path). */
+export function sortedCopy(add: Iterable<number>): Float64Array {
+  if (add instanceof Set) {
+    const out = new Float64Array(add.size);
+    let i = 0;
+    for (const u of add as Set<number>) out[i++] = u;
+    return out.sort();
+  }
+  return Float64Array.from(add).sort();
 }
 
 /** Sorts and de-duplicates in place; returns the used prefix. */

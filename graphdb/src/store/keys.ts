@@ -11,6 +11,7 @@
  *   schema     0x01 | predicate utf8 → JSON PredicateSchema
  *   type       0x02 | type name utf8 → JSON TypeSchema
  *   meta       0x03 | name           → engine metadata (timestamp and uid leases)
+ *   tail       0x04 | predicate key  → uids appended to that key's long list since it was last rewritten
  */
 export const KeyKind = {
   data: 0x00,
@@ -25,6 +26,7 @@ const PREFIX_PREDICATE = 0x00;
 const PREFIX_SCHEMA = 0x01;
 const PREFIX_TYPE = 0x02;
 const PREFIX_META = 0x03;
+const PREFIX_TAIL = 0x04;
 
 /** LMDB's maximum key size in lmdb-js is 1978 bytes; longer index tokens are refused. */
 export const MAX_KEY_BYTES = 1978;
@@ -138,6 +140,11 @@ export function restOffset(key: Uint8Array): number {
   return 3 + ((key[1] << 8) | key[2]) + 1;
 }
 
+/** The kind byte (KeyKind) of a predicate key, or -1 for other keys. */
+export function keyKind(key: Uint8Array): number {
+  return key[0] === PREFIX_PREDICATE ? key[restOffset(key) - 1] : -1;
+}
+
 export function readCount(key: Uint8Array, at: number): number {
   return ((key[at] << 24) | (key[at + 1] << 16) | (key[at + 2] << 8) | key[at + 3]) >>> 0;
 }
@@ -151,6 +158,16 @@ export function typeKey(name: string): Uint8Array {
 export function metaKey(name: string): Uint8Array {
   return concat(PREFIX_META, encoder.encode(name));
 }
+/** The key holding the appended tail of a long uid list stored under `key`. */
+export function tailKey(key: Uint8Array): Uint8Array {
+  return concat(PREFIX_TAIL, key);
+}
+
+/** The tails of the lists whose keys fall in [start, end). */
+export function tailRange(start: Uint8Array, end: Uint8Array): { start: Uint8Array; end: Uint8Array } {
+  return { start: concat(PREFIX_TAIL, start), end: concat(PREFIX_TAIL, end) };
+}
+
 export const schemaRange = {
   start: new Uint8Array([PREFIX_SCHEMA]),
   end: new Uint8Array([PREFIX_SCHEMA + 1]),

@@ -29,6 +29,11 @@ export interface KVSnapshot {
 /** Reads and writes inside one atomic write transaction; reads see earlier writes of the same batch. */
 export interface KVWriter {
   get(key: Uint8Array): Uint8Array | undefined;
+  /**
+   * The value without copying it: valid only until the next read or write on this writer. For callers that
+   * consume it at once (append to a large list) and would otherwise copy it twice.
+   */
+  peek(key: Uint8Array): Uint8Array | undefined;
   put(key: Uint8Array, value: Uint8Array): void;
   delete(key: Uint8Array): void;
   /** Deletes every key in [start, end). */

@@ -105,6 +105,7 @@ export class LmdbStore implements KVStore {
         const v = db.getBinaryFast(key as Buffer);
         return v === undefined ? undefined : Uint8Array.prototype.slice.call(v, 0, v.length);
       },
+      peek: (key) => sized(db.getBinaryFast(key as Buffer)),
       put: (key, value) => {
         db.putSync(key as Buffer, value as Buffer);
       },

@@ -2,7 +2,7 @@ import type { UidList, ValuePosting } from "../engine/graph-reader.ts";
 import type { Facet } from "../mutation/edge.ts";
 import type { DataRecord } from "../posting/posting-record.ts";
 import { valueIdentity } from "../posting/posting-record.ts";
-import { applyUidDelta } from "../posting/uid-list.ts";
+import { applyUidDelta, containsUid, sortedCopy } from "../posting/uid-list.ts";
 
 /**
  * A transaction's pending change to one key, kept as a net delta rather than a new full value: at commit it
@@ -69,7 +69,16 @@ export class KeyDelta {
   appendOnlyUids(): Float64Array | undefined {
     if (this.clear || this.adds === undefined || this.adds.size === 0) return undefined;
     if (this.removes?.size || this.facets?.size || this.sets?.size || this.unsets?.size) return undefined;
-    return Float64Array.from(this.adds).sort();
+    return sortedCopy(this.adds);
+  }
+
+  /** Length of `base.uids` after this delta, without building the list. */
+  uidCountOn(base: UidList): number {
+    if (this.clear) return this.adds?.size ?? 0;
+    let n = base.length;
+    if (this.adds) for (const u of this.adds) if (!containsUid(base, u)) n++;
+    if (this.removes) for (const u of this.removes) if (containsUid(base, u)) n--;
+    return n;
   }
 
   /** The record after this delta is applied to `base`. */

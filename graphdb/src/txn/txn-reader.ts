@@ -1,5 +1,6 @@
 import type { GraphReader, IndexEntry, SchemaView, UidList, ValuePosting } from "../engine/graph-reader.ts";
 import type { Facet } from "../mutation/edge.ts";
+import { withTail } from "../posting/list-tail.ts";
 import type { PostingCache } from "../posting/posting-cache.ts";
 import { type DataRecord, decodeRecord } from "../posting/posting-record.ts";
 import { sortUnique } from "../posting/uid-list.ts";
@@ -39,7 +40,7 @@ export class TxnReader implements GraphReader {
     const snap = this.txn.snapshot;
     const cached = this.cache.get(ks, snap.epoch);
     if (cached !== undefined) return cached;
-    const rec = decodeRecord(snap.kv.get(key));
+    const rec = decodeRecord(withTail((k) => snap.kv.get(k), key, snap.kv.get(key)));
     if (snap.epoch === this.snapshots.currentEpoch()) this.cache.set(ks, rec, snap.epoch);
     return rec;
   }
@@ -55,6 +56,14 @@ export class TxnReader implements GraphReader {
     const rec = d.applyTo(this.base(key, ks));
     this.merged.set(ks, { rec, version: d.version });
     return rec;
+  }
+
+  /** Number of uids under a key as this transaction sees it (no merged list is built). */
+  uidCount(key: Uint8Array): number {
+    const ks = keyString(key);
+    const d = this.txn.deltas.get(ks);
+    const base = this.base(key, ks).uids;
+    return d === undefined ? base.length : d.uidCountOn(base);
   }
 
   uids(pred: string, subject: number): UidList {
@@ -197,7 +206,8 @@ export class TxnReader implements GraphReader {
       }
       const k = Uint8Array.prototype.slice.call(key) as Uint8Array;
       const ks = keyString(k);
-      const rec = this.cache.get(ks, this.txn.snapshot.epoch) ?? decodeRecord(value);
+      const snap = this.txn.snapshot;
+      const rec = this.cache.get(ks, snap.epoch) ?? decodeRecord(withTail((t) => snap.kv.get(t), k, value));
       if (visit(k, rec) === false) return;
     }
     while (p < pending.length) {
