@@ -78,6 +78,11 @@ function sized(v: Buffer | undefined): Uint8Array | undefined {
 /** The LMDB backend (lmdb-js): memory-mapped B+tree, MVCC read snapshots, one writer. */
 export class LmdbStore implements KVStore {
   private readonly root: RootDatabase<Buffer, Buffer>;
+  private readonly noSync: boolean;
+  /** The fsync in progress, and the one queued behind it for commits made after it started. */
+  private syncing: Promise<void> | undefined;
+  private syncQueued: Promise<void> | undefined;
+  private closing = false;
 
   constructor(options: LmdbStoreOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -89,6 +94,41 @@ export class LmdbStore implements KVStore {
       noSync: options.noSync ?? false,
       cache: false,
     });
+    this.noSync = options.noSync ?? false;
+  }
+
+  /**
+   * Resolves once everything committed before the call is on disk. Commits skip their own fsync
+   * (NO_SYNC_FLUSH) and share one: a sync already running may have started before the caller's commit,
+   * so callers then wait for the next one, which every commit made meanwhile shares (group fsync).
+   * lmdb-js's `flushed` does not wait for the fsync after a transactionSync, hence this.
+   */
+  private syncToDisk(): Promise<void> {
+    if (this.noSync) return Promise.resolve();
+    const start = (): Promise<void> => {
+      const p = new Promise<void>((resolve, reject) => {
+        // Closing waits for syncs in flight; nothing is left to sync after that (close flushes).
+        if (this.closing) return resolve();
+        // env.sync (mdb_env_sync off the main thread); missing from lmdb-js's type declarations.
+        (this.root as unknown as { sync(cb: (error?: unknown) => void): void }).sync((error) =>
+          error ? reject(error) : resolve(),
+        );
+      }).finally(() => {
+        if (this.syncing === p) this.syncing = undefined;
+      });
+      this.syncing = p;
+      return p;
+    };
+    if (this.syncQueued) return this.syncQueued;
+    if (!this.syncing) return start();
+    const queued: Promise<void> = this.syncing
+      .catch(() => undefined)
+      .then(() => {
+        if (this.syncQueued === queued) this.syncQueued = undefined;
+        return start();
+      });
+    this.syncQueued = queued;
+    return queued;
   }
 
   snapshot(): KVSnapshot {
@@ -124,11 +164,13 @@ export class LmdbStore implements KVStore {
       () => fn(writer),
       options?.flushBeforeReturn ? flags : flags | TransactionFlags.NO_SYNC_FLUSH,
     );
-    const durable = Promise.resolve(db.flushed).then(() => undefined);
+    const durable = options?.flushBeforeReturn ? Promise.resolve() : this.syncToDisk();
     return { result, durable };
   }
 
   async close(): Promise<void> {
+    await (this.syncQueued ?? this.syncing)?.catch(() => undefined);
+    this.closing = true;
     await this.root.close();
   }
 }
