@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform } from "../../platform/src/index.ts";
+import { launchChromium } from "../support/chromium-browser.ts";
 import { buildConsole } from "./build-console.ts";
-import { launchChromium } from "./chromium-browser.ts";
 import { fixtureAppRuntime, fixtureBuildArchive } from "./fixture-app-runtime.ts";
 
 const SCREENSHOTS = fileURLToPath(new URL("../../test-results/console/", import.meta.url));

@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +12,7 @@ import {
 import { goModulePath } from "../../src/build/go-builder.ts";
 import { renderGoGlue } from "../../src/build/go-glue.ts";
 import { type GoSignatures, goSignaturesToModel } from "../../src/build/go-signatures.ts";
+import { debianGoBin } from "./debian-go.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name: string) => readFile(path.join(here, "fixtures", name), "utf8");
@@ -113,15 +113,15 @@ describe("renderGoGlue", () => {
     );
   });
 
-  const gofmt = ["/usr/lib/go-1.19/bin/gofmt", "/usr/local/go/bin/gofmt"].find(existsSync);
-  it.runIf(gofmt)("produces Go that parses (gofmt)", async () => {
+  it("produces Go that parses (gofmt)", async () => {
+    const gofmt = path.join(debianGoBin(), "gofmt");
     const { model, names } = await load();
     const dir = await mkdtemp(path.join(os.tmpdir(), "trellis-glue-"));
     try {
       const file = path.join(dir, "trellis_exports_gen.go");
       await writeFile(file, renderGoGlue(model, { worldImport: "example.com/hello/gen/app", names }));
       // -e reports every syntax error; formatting differences alone are not failures here.
-      execFileSync(gofmt!, ["-e", file], { stdio: ["ignore", "ignore", "pipe"] });
+      execFileSync(gofmt, ["-e", file], { stdio: ["ignore", "ignore", "pipe"] });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

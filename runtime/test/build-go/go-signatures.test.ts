@@ -1,16 +1,16 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   extractGoSignatures,
   type GoSignatures,
   goNameToKebab,
   goSignaturesToModel,
 } from "../../src/build/go-signatures.ts";
+import { debianGoBin } from "./debian-go.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sdkDir = path.resolve(here, "../../sdk/go");
@@ -161,9 +161,12 @@ describe("goSignaturesToModel", () => {
   });
 });
 
-// Go 1.19 from Debian can run trellis-sigs (standard library only); the Go build itself needs Go ≥ 1.23.
-const goBin = ["/usr/lib/go-1.19/bin", "/usr/local/go/bin"].find((d) => existsSync(path.join(d, "go")));
-describe.runIf(goBin)("trellis-sigs (run with the Go toolchain)", () => {
+describe("trellis-sigs (run with the Go toolchain)", () => {
+  let goBin: string;
+  beforeAll(() => {
+    goBin = debianGoBin();
+  });
+
   it("prints the exported receiver-less functions and structs of package main", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "trellis-sigs-"));
     try {
@@ -207,7 +210,7 @@ describe.runIf(goBin)("trellis-sigs (run with the Go toolchain)", () => {
       expect(model.world.types.get("person")).toMatchObject({
         fields: [{ name: "name" }, { name: "tags" }],
       });
-      expect(execFileSync(path.join(goBin!, "gofmt"), ["-l", path.join(sdkDir, "cmd")]).toString()).toBe("");
+      expect(execFileSync(path.join(goBin, "gofmt"), ["-l", path.join(sdkDir, "cmd")]).toString()).toBe("");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
