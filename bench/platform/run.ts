@@ -7,14 +7,13 @@
  *
  *   npm run bench:platform -- [--seconds S] [--concurrency C] [--rounds R]
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { Agent } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { createWasmAppRuntime, startPlatform } from "../../platform/src/index.ts";
-import { buildApp, deployBuild, loadApp, startDevServer } from "../../runtime/src/index.ts";
+import { deployBuild, loadApp, startDevServer } from "../../runtime/src/index.ts";
 import { percentile } from "../graphdb/latency.ts";
 import { fmtInt, fmtMs, fmtRatio, renderTable } from "../graphdb/table.ts";
 import {
@@ -24,36 +23,19 @@ import {
   postGraphQL,
   runLoad,
 } from "../runtime/graphql-load.ts";
+import { buildHelloApp, HELLO_BODY, HELLO_EXPECT, parseLoadArgs } from "../runtime/hello-app.ts";
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: "string", default: "5" },
-    concurrency: { type: "string", default: "8" },
-    rounds: { type: "string", default: "2" },
-  },
-});
-const SECONDS = Number(values.seconds);
-const CONCURRENCY = Number(values.concurrency);
-const ROUNDS = Number(values.rounds);
-const BODY = JSON.stringify({ query: 'query { sayHello(name: "bench") }' });
+const { seconds: SECONDS, concurrency: CONCURRENCY, rounds: ROUNDS } = parseLoadArgs();
 
 const load = (target: LoadTarget, seconds: number) =>
-  runLoad(target, { seconds, concurrency: CONCURRENCY, body: BODY, expect: "Hello, bench!" });
+  runLoad(target, { seconds, concurrency: CONCURRENCY, body: HELLO_BODY, expect: HELLO_EXPECT });
 
 const tmp = await mkdtemp(join(tmpdir(), "trellis-bench-platform-"));
 try {
   console.log(
     `Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}; ${SECONDS}s × ${ROUNDS} rounds, ${CONCURRENCY} in flight`,
   );
-  const appDir = join(tmp, "app");
-  await mkdir(join(appDir, "src"), { recursive: true });
-  await writeFile(join(appDir, "trellis.json"), "{}");
-  await writeFile(join(appDir, "package.json"), '{ "name": "bench-app", "private": true }');
-  await writeFile(
-    join(appDir, "src/index.ts"),
-    'export function sayHello(name: string): string { return "Hello, " + name + "!"; }\n',
-  );
-  const { outDir } = await buildApp(appDir);
+  const outDir = await buildHelloApp(join(tmp, "app"));
 
   const platform = await startPlatform({
     port: 0,
@@ -110,10 +92,10 @@ try {
     const colds: number[] = [];
     const agent = new Agent({ keepAlive: false });
     for (let i = 0; i < 5; i++) {
-      await postGraphQL(agent, gateway, BODY, "Hello, bench!");
+      await postGraphQL(agent, gateway, HELLO_BODY, HELLO_EXPECT);
       platform.sweepIdle(Date.now() + 24 * 3600_000);
       const t = performance.now();
-      await postGraphQL(agent, gateway, BODY, "Hello, bench!");
+      await postGraphQL(agent, gateway, HELLO_BODY, HELLO_EXPECT);
       colds.push(performance.now() - t);
     }
     colds.sort((a, b) => a - b);

@@ -10,37 +10,16 @@
  * Targets (issue): throughput ≥ 50 % of the plain resolver; cold start ≤ 150 ms.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { buildApp, loadApp } from "../../runtime/src/index.ts";
+import { loadApp } from "../../runtime/src/index.ts";
 import { percentile } from "../graphdb/latency.ts";
 import { fmtInt, fmtMs, fmtRatio, renderTable } from "../graphdb/table.ts";
 import { bestRound, type LoadResult, runLoad } from "./graphql-load.ts";
+import { buildHelloApp, HELLO_BODY, HELLO_EXPECT, parseLoadArgs } from "./hello-app.ts";
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: "string", default: "5" },
-    concurrency: { type: "string", default: "8" },
-    rounds: { type: "string", default: "2" },
-  },
-});
-const SECONDS = Number(values.seconds);
-const CONCURRENCY = Number(values.concurrency);
-const ROUNDS = Number(values.rounds);
-const BODY = JSON.stringify({ query: 'query { sayHello(name: "bench") }' });
-
-async function buildBenchApp(dir: string): Promise<string> {
-  await mkdir(join(dir, "src"), { recursive: true });
-  await writeFile(join(dir, "trellis.json"), "{}");
-  await writeFile(join(dir, "package.json"), '{ "name": "bench-app", "private": true }');
-  await writeFile(
-    join(dir, "src/index.ts"),
-    'export function sayHello(name: string): string { return "Hello, " + name + "!"; }\n',
-  );
-  return (await buildApp(dir)).outDir;
-}
+const { seconds: SECONDS, concurrency: CONCURRENCY, rounds: ROUNDS } = parseLoadArgs();
 
 function startChild(args: string[]): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(
@@ -64,11 +43,11 @@ function startChild(args: string[]): Promise<{ child: ChildProcess; port: number
 const load = (port: number, seconds: number) =>
   runLoad(
     { port, path: "/graphql" },
-    { seconds, concurrency: CONCURRENCY, body: BODY, expect: "Hello, bench!" },
+    { seconds, concurrency: CONCURRENCY, body: HELLO_BODY, expect: HELLO_EXPECT },
   );
 
 async function coldStarts(buildDir: string, times: number) {
-  const body = { method: "POST", headers: { "content-type": "application/json" }, body: BODY };
+  const body = { method: "POST", headers: { "content-type": "application/json" }, body: HELLO_BODY };
   const loadMs: number[] = [];
   const firstMs: number[] = [];
   const afterUnloadMs: number[] = [];
@@ -98,7 +77,7 @@ try {
   console.log(
     `Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}; ${SECONDS}s × ${ROUNDS} rounds, ${CONCURRENCY} in flight`,
   );
-  const buildDir = await buildBenchApp(join(tmp, "app"));
+  const buildDir = await buildHelloApp(join(tmp, "app"));
   const trellis = await startChild(["trellis", buildDir]);
   const yoga = await startChild(["yoga"]);
   try {

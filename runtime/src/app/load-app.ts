@@ -16,6 +16,7 @@ import {
 } from "../connections/host-dispatcher.ts";
 import type { ExecutionRecord } from "../graphql/execution-record.ts";
 import { createGraphQLHandler, type GraphQLHandler } from "../graphql/graphql-handler.ts";
+import { buildAppSchema } from "../graphql/schema-builder.ts";
 import { MANIFEST_FILE } from "../manifest/load-manifest.ts";
 import type { EndpointConfig, Manifest } from "../manifest/manifest-schema.ts";
 import { parseManifest } from "../manifest/parse-manifest.ts";
@@ -105,7 +106,6 @@ export async function validateBuild(buildDir: string): Promise<{ name: string; f
   } catch (e) {
     throw new InvalidBuildError(`${COMPONENT_FILE} is not a loadable component: ${(e as Error).message}`);
   }
-  const { buildAppSchema } = await import("../graphql/schema-builder.ts");
   const schema = buildAppSchema(world);
   return { name: build.name, functions: schema.fields.map((f) => f.fieldName) };
 }

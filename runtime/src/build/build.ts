@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { buildAppSchema } from "../graphql/schema-builder.ts";
+import { SCHEMA_FILE_NAME } from "../graphql/schema-file.ts";
 import { loadManifest } from "../manifest/load-manifest.ts";
 import { transpileComponent } from "../wasm/transpile-component.ts";
 import { readAppWorld } from "../wit/wit-parser.ts";
@@ -54,7 +55,7 @@ export async function buildApp(appDirInput: string, options: BuildOptions = {}):
   const step = options.onStep ?? (() => {});
 
   step("Validating trellis.json");
-  const { manifest, file: manifestFile } = await loadManifest(appDir);
+  const { file: manifestFile } = await loadManifest(appDir);
   const language = detectLanguage(appDir);
 
   const staging = `${outDir}.staging-${process.pid}`;
@@ -71,7 +72,7 @@ export async function buildApp(appDirInput: string, options: BuildOptions = {}):
     const world = await readAppWorld(component);
     step("Generating the GraphQL schema");
     const schema = buildAppSchema(world);
-    await writeFile(join(staging, "schema.graphql"), schema.sdl);
+    await writeFile(join(staging, SCHEMA_FILE_NAME), schema.sdl);
 
     step("Transpiling with jco");
     await transpileComponent(component, join(staging, "transpiled"));
@@ -81,7 +82,7 @@ export async function buildApp(appDirInput: string, options: BuildOptions = {}):
     const fields = schema.fields.map((f) => `${f.rootType}.${f.fieldName}`);
     await writeFile(
       join(staging, "build-info.json"),
-      `${JSON.stringify({ name, language, builtAt: new Date().toISOString(), fields, manifest: Boolean(manifest) }, null, 2)}\n`,
+      `${JSON.stringify({ name, language, builtAt: new Date().toISOString(), fields }, null, 2)}\n`,
     );
     await rm(outDir, { recursive: true, force: true });
     await rename(staging, outDir);

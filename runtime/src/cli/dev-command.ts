@@ -107,8 +107,7 @@ export async function startDev(
           sdl: app.sdl,
           graphql: app,
           endpoints: app.endpoints,
-          testConnections: async () =>
-            (await app?.testConnections())?.map((c) => ({ ...c, authenticated: c.authenticated })) ?? [],
+          testConnections: () => app?.testConnections() ?? Promise.resolve([]),
         },
     });
   } catch (e) {
