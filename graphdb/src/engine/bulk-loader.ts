@@ -4,8 +4,10 @@ import type { ValueServices } from "../mutation/mutation-applier.ts";
 import { NQuadChunkParser } from "../mutation/rdf-parser.ts";
 import { appendUids, readList, writeList } from "../posting/list-tail.ts";
 import {
+  appendableHeader,
   type DataRecord,
   decodeRecord,
+  EMPTY_RECORD,
   encodeRecord,
   encodeUidList,
   valueIdentity,
@@ -15,8 +17,10 @@ import type { SchemaState } from "../schema/schema-state.ts";
 import { blankPredicate, type PredicateSchema } from "../schema/schema-types.ts";
 import { countKey, dataKey, indexKey, MAX_KEY_BYTES, predicatePrefix, reverseKey } from "../store/keys.ts";
 import type { KVWriter } from "../store/kv-store.ts";
+import type { StagedBatch } from "../store/staged-batch.ts";
 import { keyString } from "../txn/transaction.ts";
 import { DgraphError } from "./errors.ts";
+import { type IndexJob, type IndexJobResult, runIndexJobs } from "./index-token-jobs.ts";
 
 export interface BulkLoadOptions {
   /** Map IRIs that are not uids (`</en/film>`) to nodes, one per IRI, as Dgraph's loaders' xidmap does. */
@@ -46,8 +50,19 @@ export interface BulkLoadHost {
   maxUid(): number;
   /** Persists an auto-created predicate. */
   persistPredicate(p: PredicateSchema): void;
-  /** Writes one batch atomically at a new commit ts and publishes it to readers; resolves when durable. */
-  commit(write: (w: KVWriter) => void): Promise<void>;
+  /**
+   * Prepares one batch with `write` (synchronously; if it throws, nothing is written), then writes it
+   * atomically at a new commit ts in the background. The promise resolves when the batch is durable and
+   * visible to readers; the loader prepares its next batch meanwhile and waits for this one before it
+   * reads the store again.
+   */
+  /** A batch to prepare a flush in, over a snapshot of everything written so far. */
+  stage(): StagedBatch;
+  /**
+   * Writes a prepared batch atomically at a new commit ts, in the background. Resolves when it is durable
+   * and visible to readers; the loader parses on meanwhile and waits for it before it reads again.
+   */
+  apply(batch: StagedBatch): Promise<void>;
 }
 
 interface PendingData {
@@ -81,6 +96,8 @@ export class BulkLoader {
   private nquads = 0;
   private readonly parser: NQuadChunkParser;
   private readonly flushEdges: number;
+  /** The previous flush's batch, being written while the loader parses and prepares the next one. */
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly host: BulkLoadHost,
@@ -99,6 +116,7 @@ export class BulkLoader {
   async end(): Promise<{ nquads: number; newNodes: number; xids?: Map<string, number> }> {
     this.addEdges(this.parser.end());
     await this.flush();
+    await this.settle();
     return {
       nquads: this.nquads,
       newNodes: this.xid.size,
@@ -183,8 +201,36 @@ export class BulkLoader {
     }
   }
 
+  /**
+   * Waits for the flush being written. After a failure, this keeps the flushes made before it loaded (and
+   * surfaces a failed write).
+   */
+  async settle(): Promise<void> {
+    await this.writing;
+  }
+
   private async flush(): Promise<void> {
     if (this.pending.size === 0) return;
+    // The reads below must see every earlier flush.
+    await this.writing;
+    this.writing = undefined;
+    const f = this.prepare();
+    let results: IndexJobResult[];
+    try {
+      results = runIndexJobs(f.jobs);
+    } catch (e) {
+      f.batch.release();
+      throw e;
+    }
+    this.finish(f, results);
+  }
+
+  /**
+   * The first half of a flush: merges the pending edges into their data records and stages those, derives
+   * the reverse, count and (for values of existing nodes) index changes, and gathers the index additions of
+   * new string values as jobs, tokenized in one pass per predicate and tokenizer.
+   */
+  private prepare(): PreparedFlush {
     // Key order: predicates by their key prefix bytes, then subjects (big-endian uids) ascending.
     const preds = [...this.pending.keys()]
       .map((pred) => ({ pred, prefix: keyString(predicatePrefix(pred)) }))
@@ -203,92 +249,58 @@ export class BulkLoader {
       return false;
     };
     const services = this.host.services;
-    await this.host.commit((w) => {
-      const derived = new Map<string, DerivedDelta>();
-      /** Index keys by predicate, then token (latin1): no per-token concatenation of the key prefix. */
-      const indexDeltas = new Map<string, Map<string, DerivedDelta>>();
-      /**
-       * Token strings by predicate, tokenizer, language and value: names and dates repeat across subjects.
-       * Values are already of the predicate's type, so the raw value identifies them within a predicate.
-       */
-      const tokenCache = new Map<string, Map<string, Map<string, Map<unknown, string[]>>>>();
-      let cachedTokens = 0;
-      const derive = (
-        key: Uint8Array,
-        uid: number,
-        add: boolean,
-        reverseCount?: ReverseCount,
-      ): DerivedDelta => {
-        const ks = keyString(key);
-        let d = derived.get(ks);
-        if (d === undefined) derived.set(ks, (d = { ks, key, add: [], remove: NO_REMOVALS, reverseCount }));
-        change(d, uid, add);
-        return d;
-      };
-      /** A reverse list change; the lists of nodes this flush creates start empty. */
-      const deriveReverse = (s: PredicateSchema, object: number, subject: number, add: boolean) => {
-        const d = derive(reverseKey(s.predicate, object), subject, add, s.count ? { s, object } : undefined);
-        if (isFresh(object)) d.fresh = true;
-      };
-      const tokenStrings = (
-        byTok: Map<string, Map<string, Map<unknown, string[]>>>,
-        tok: string,
-        v: ValuePosting,
-      ): string[] => {
-        const raw = v.value.value;
-        if (typeof raw === "object") return services.tokens(tok, v.value, v.lang).map(keyString);
-        let byLang = byTok.get(tok);
-        if (byLang === undefined) byTok.set(tok, (byLang = new Map()));
-        let byValue = byLang.get(v.lang);
-        if (byValue === undefined) byLang.set(v.lang, (byValue = new Map()));
-        let t = byValue.get(raw);
-        if (t === undefined) {
-          t = services.tokens(tok, v.value, v.lang).map(keyString);
-          if (++cachedTokens > TOKEN_CACHE_MAX) {
-            tokenCache.clear();
-            cachedTokens = 0;
-          }
-          byValue.set(raw, t);
-        }
-        return t;
-      };
-      /** Removals skip tokens that `remaining` values of the subject still produce. */
-      const indexValues = (
-        s: PredicateSchema,
-        subject: number,
-        values: ValuePosting[],
-        add: boolean,
-        remaining: ValuePosting[] = [],
-      ) => {
-        let byToken = indexDeltas.get(s.predicate);
-        if (byToken === undefined) indexDeltas.set(s.predicate, (byToken = new Map()));
-        let byTok = tokenCache.get(s.predicate);
-        if (byTok === undefined) tokenCache.set(s.predicate, (byTok = new Map()));
-        let prefix: string | undefined;
-        for (const tok of s.tokenizers) {
-          const keep = new Set<string>();
-          for (const r of remaining) for (const t of tokenStrings(byTok, tok, r)) keep.add(t);
-          for (const v of values) {
-            for (const ts of tokenStrings(byTok, tok, v)) {
-              if (keep.size > 0 && keep.has(ts)) continue;
-              let d = byToken.get(ts);
-              if (d === undefined) {
-                prefix ??= keyString(indexKey(s.predicate, EMPTY_TOKEN));
-                if (prefix.length + ts.length > MAX_KEY_BYTES) {
-                  throw new DgraphError("value in the mutation is too large for the index");
-                }
-                const key = indexKey(s.predicate, Buffer.from(ts, "latin1"));
-                byToken.set(ts, (d = { ks: prefix + ts, key, add: [], remove: NO_REMOVALS }));
-              }
-              change(d, subject, add);
-            }
+    const staged = this.host.stage();
+    const w = staged.writer();
+    const f: PreparedFlush = {
+      batch: staged,
+      derived: new Map(),
+      indexDeltas: new Map(),
+      jobs: [],
+      nquads: this.nquads,
+    };
+    const { derived, indexDeltas } = f;
+    const jobs = new Map<string, { job: IndexJob; subjects: number[] }>();
+    const derive = (
+      key: Uint8Array,
+      uid: number,
+      add: boolean,
+      reverseCount?: ReverseCount,
+    ): DerivedDelta => {
+      const ks = keyString(key);
+      let d = derived.get(ks);
+      if (d === undefined) derived.set(ks, (d = { ks, key, add: [], remove: NO_REMOVALS, reverseCount }));
+      change(d, uid, add);
+      return d;
+    };
+    /** A reverse list change; the lists of nodes this flush creates start empty. */
+    const deriveReverse = (s: PredicateSchema, object: number, subject: number, add: boolean) => {
+      const d = derive(reverseKey(s.predicate, object), subject, add, s.count ? { s, object } : undefined);
+      if (isFresh(object)) d.fresh = true;
+    };
+    /** Adds or removes the subject under the tokens of `values`; removals keep what `remaining` has. */
+    const indexValues = (
+      s: PredicateSchema,
+      subject: number,
+      values: ValuePosting[],
+      add: boolean,
+      remaining: ValuePosting[] = [],
+    ) => {
+      for (const tok of s.tokenizers) {
+        let keep: Set<string> | undefined;
+        for (const r of remaining)
+          for (const t of services.tokenKeys(tok, r.value, r.lang)) (keep ??= new Set()).add(t);
+        for (const v of values) {
+          for (const ts of services.tokenKeys(tok, v.value, v.lang)) {
+            if (!keep?.has(ts)) change(indexDelta(indexDeltas, s.predicate, ts), subject, add);
           }
         }
-      };
+      }
+    };
+    try {
       for (const p of batch) {
         const s = p.schema;
         const stored = isFresh(p.subject) ? NOTHING_STORED : readList(w, p.key);
-        const before = decodeRecord(stored.value);
+        const before = stored.value === undefined ? EMPTY_RECORD : decodeRecord(stored.value);
         const after = merge(before, p);
         writeList(w, p.key, encodeRecord(after), stored.tail);
         if (s.type === "uid") {
@@ -301,26 +313,46 @@ export class BulkLoader {
             }
           }
           if (s.count) moveCount(derive, s, p.subject, before.uids.length, after.uids.length);
-        } else {
-          if (s.tokenizers.length > 0) {
-            const old = new Set(before.values.map((v) => valueIdentity(true, v.lang, v.value)));
-            const now = new Set(after.values.map((v) => valueIdentity(true, v.lang, v.value)));
-            indexValues(
-              s,
-              p.subject,
-              before.values.filter((v) => !now.has(valueIdentity(true, v.lang, v.value))),
-              false,
-              after.values,
-            );
-            indexValues(
-              s,
-              p.subject,
-              after.values.filter((v) => !old.has(valueIdentity(true, v.lang, v.value))),
-              true,
-            );
-          }
-          if (s.count && s.list) moveCount(derive, s, p.subject, before.values.length, after.values.length);
+          continue;
         }
+        if (s.tokenizers.length > 0 && before.values.length === 0 && s.type === "string") {
+          // New string values: indexed in one batch per predicate (runIndexJobs).
+          let j = jobs.get(s.predicate);
+          if (j === undefined) {
+            const job = {
+              predicate: s.predicate,
+              tokenizers: s.tokenizers,
+              subjects: EMPTY_UIDS,
+              values: [],
+              langs: [],
+            };
+            jobs.set(s.predicate, (j = { job, subjects: [] }));
+          }
+          for (const v of after.values) {
+            j.subjects.push(p.subject);
+            j.job.values.push(v.value.value as string);
+            j.job.langs.push(v.lang);
+          }
+        } else if (s.tokenizers.length > 0 && before.values.length === 0) {
+          indexValues(s, p.subject, after.values, true);
+        } else if (s.tokenizers.length > 0) {
+          const old = new Set(before.values.map((v) => valueIdentity(true, v.lang, v.value)));
+          const now = new Set(after.values.map((v) => valueIdentity(true, v.lang, v.value)));
+          indexValues(
+            s,
+            p.subject,
+            before.values.filter((v) => !now.has(valueIdentity(true, v.lang, v.value))),
+            false,
+            after.values,
+          );
+          indexValues(
+            s,
+            p.subject,
+            after.values.filter((v) => !old.has(valueIdentity(true, v.lang, v.value))),
+            true,
+          );
+        }
+        if (s.count && s.list) moveCount(derive, s, p.subject, before.values.length, after.values.length);
       }
       // Reverse counts (@count on a @reverse predicate) move with the reverse lists' lengths.
       for (const d of [...derived.values()]) {
@@ -332,8 +364,39 @@ export class BulkLoader {
         if (before.length > 0) derive(countKey(s.predicate, before.length, true), object, false);
         if (after.length > 0) derive(countKey(s.predicate, after.length, true), object, true);
       }
-      const keys = [...derived.values()];
-      for (const byToken of indexDeltas.values()) for (const d of byToken.values()) keys.push(d);
+    } catch (e) {
+      staged.release();
+      throw e;
+    }
+    for (const { job, subjects } of jobs.values()) {
+      job.subjects = Float64Array.from(subjects);
+      f.jobs.push(job);
+    }
+    return f;
+  }
+
+  /**
+   * The second half of a flush: stages the index, reverse and count lists in key order and hands the batch
+   * to the store, which writes it in the background while the loader parses on.
+   */
+  private finish(f: PreparedFlush, results: IndexJobResult[]): void {
+    const w = f.batch.writer();
+    try {
+      // Index keys that the jobs add to and that replaced values of existing nodes also changed: merged
+      // into those changes.
+      for (const r of results) {
+        const byToken = f.indexDeltas.get(r.predicate);
+        if (byToken === undefined) continue;
+        const ownChanges = new Map([...byToken.values()].map((d) => [d.ks, d]));
+        for (let i = 0; i + 1 < r.keyOffsets.length; i++) {
+          const d = ownChanges.get(keyString(r.keys.subarray(r.keyOffsets[i], r.keyOffsets[i + 1])));
+          if (d === undefined) continue;
+          for (const u of r.uids.subarray(r.offsets[i], r.offsets[i + 1])) change(d, u, true);
+          r.offsets[i + 1] = r.offsets[i]; // taken over: nothing left for this key below
+        }
+      }
+      const keys = [...f.derived.values()];
+      for (const byToken of f.indexDeltas.values()) for (const d of byToken.values()) keys.push(d);
       keys.sort((a, b) => (a.ks < b.ks ? -1 : a.ks > b.ks ? 1 : 0));
       for (const d of keys) {
         if (d.fresh) {
@@ -346,9 +409,71 @@ export class BulkLoader {
         const next = applyUidDelta(decodeRecord(value).uids, false, d.add, d.remove);
         writeList(w, d.key, next.length === 0 ? undefined : encodeUidList(next), tail);
       }
-    });
-    this.options.onProgress?.(this.nquads);
+      // The jobs' lists, already in key order.
+      for (const r of results) {
+        for (let i = 0; i + 1 < r.keyOffsets.length; i++) {
+          if (r.offsets[i] === r.offsets[i + 1]) continue;
+          addToList(
+            w,
+            r.keys.subarray(r.keyOffsets[i], r.keyOffsets[i + 1]),
+            r.uids.subarray(r.offsets[i], r.offsets[i + 1]),
+          );
+        }
+      }
+    } catch (e) {
+      f.batch.release();
+      throw e;
+    }
+    const writing = this.host.apply(f.batch);
+    // Awaited by the next flush or by settle(); until then, a failure must not surface as unhandled.
+    writing.catch(() => undefined);
+    this.writing = writing;
+    if (this.options.onProgress)
+      writing.then(
+        () => this.options.onProgress?.(f.nquads),
+        () => undefined,
+      );
   }
+}
+
+/** Adds sorted, unique uids to a list: a new key, an append, or a merge. */
+function addToList(w: KVWriter, key: Uint8Array, uids: Float64Array): void {
+  const raw = w.peek(key);
+  if (raw === undefined) {
+    w.put(key, encodeUidList(uids));
+    return;
+  }
+  if (appendUids(w, key, uids, appendableHeader(raw))) return;
+  const { value, tail } = readList(w, key);
+  writeList(w, key, encodeUidList(applyUidDelta(decodeRecord(value).uids, false, uids, NO_REMOVALS)), tail);
+}
+
+/** A flush between its two halves: its staged batch, and the list changes still to stage. */
+interface PreparedFlush {
+  batch: StagedBatch;
+  derived: Map<string, DerivedDelta>;
+  /** Index keys by predicate, then token (latin1): no per-token concatenation of the key prefix. */
+  indexDeltas: Map<string, Map<string, DerivedDelta>>;
+  jobs: IndexJob[];
+  /** N-Quads loaded once this flush is written. */
+  nquads: number;
+}
+
+/** The pending change of an index key, created on first use. */
+function indexDelta(
+  indexDeltas: Map<string, Map<string, DerivedDelta>>,
+  predicate: string,
+  token: string,
+): DerivedDelta {
+  let byToken = indexDeltas.get(predicate);
+  if (byToken === undefined) indexDeltas.set(predicate, (byToken = new Map()));
+  let d = byToken.get(token);
+  if (d === undefined) {
+    const key = indexKey(predicate, Buffer.from(token, "latin1"));
+    if (key.length > MAX_KEY_BYTES) throw new DgraphError("value in the mutation is too large for the index");
+    byToken.set(token, (d = { ks: keyString(key), key, add: [], remove: NO_REMOVALS }));
+  }
+  return d;
 }
 
 function moveCount(
@@ -363,7 +488,6 @@ function moveCount(
   if (after > 0) derive(countKey(s.predicate, after, false), uid, true);
 }
 
-const EMPTY_TOKEN = new Uint8Array(0);
 /** Shared empty removal set: most derived lists only gain uids. Replaced before the first removal. */
 const NO_REMOVALS: Set<number> = new Set();
 
@@ -373,9 +497,6 @@ interface ReverseCount {
 }
 
 const NOTHING_STORED = { value: undefined, tail: false };
-
-/** Token lists kept per flush before the cache starts over (bounds memory). */
-const TOKEN_CACHE_MAX = 200_000;
 
 function change(d: DerivedDelta, uid: number, add: boolean): void {
   if (add) {
@@ -394,6 +515,7 @@ interface DerivedDelta {
   /** The key's list is known to be empty in storage (a node this flush creates). */
   fresh?: boolean;
   key: Uint8Array;
+  /** Uids added (unsorted, may repeat). */
   add: number[];
   remove: Set<number>;
   reverseCount?: ReverseCount;

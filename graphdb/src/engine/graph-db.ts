@@ -16,6 +16,7 @@ import type { PredicateSchema } from "../schema/schema-types.ts";
 import { allPredicateKeysRange, predicateRange } from "../store/keys.ts";
 import type { KVStore } from "../store/kv-store.ts";
 import { LmdbStore } from "../store/lmdb-store.ts";
+import { StagedBatch } from "../store/staged-batch.ts";
 import { CommitWriter } from "../txn/commit-writer.ts";
 import { conflictKeyText } from "../txn/conflict-key.ts";
 import { Oracle } from "../txn/oracle.ts";
@@ -497,22 +498,32 @@ export class GraphDB implements GraphEngine {
         leaseUids: (n) => this.oracle.leaseUids(n),
         maxUid: () => this.oracle.maxUid(),
         persistPredicate: (p) => this.persistPredicate(p),
-        commit: (write) => {
+        stage: () => new StagedBatch(this.store.snapshot()),
+        apply: (batch) => {
+          batch.release();
           const commitTs = this.oracle.nextTs();
-          const { durable } = this.store.write(write);
-          this.cache.clear();
-          this.snapshots.advance(commitTs);
-          return durable;
+          return this.store.applyStaged(batch).then(() => {
+            this.cache.clear();
+            this.snapshots.advance(commitTs);
+          });
         },
       },
       options,
     );
     const decoder = new TextDecoder();
-    if (typeof source === "string") await loader.push(source);
-    else
-      for await (const chunk of source)
-        await loader.push(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
-    const { nquads, newNodes, xids } = await loader.end();
+    let loaded: Awaited<ReturnType<BulkLoader["end"]>>;
+    try {
+      if (typeof source === "string") await loader.push(source);
+      else
+        for await (const chunk of source)
+          await loader.push(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+      loaded = await loader.end();
+    } catch (e) {
+      // Flushes made before the failure stay loaded, as they would with a loader writing synchronously.
+      await loader.settle().catch(() => undefined);
+      throw e;
+    }
+    const { nquads, newNodes, xids } = loaded;
     return { nquads, newNodes, xids, seconds: (performance.now() - started) / 1000 };
   }
 

@@ -1,5 +1,6 @@
 import type { ValueServices } from "../mutation/mutation-applier.ts";
 import { getTokenizer } from "../tokenizer/registry.ts";
+import { tokenKey } from "../tokenizer/token-bytes.ts";
 import { convertValue } from "../types/convert.ts";
 import { hashPassword } from "../types/password.ts";
 import { DgraphError } from "./errors.ts";
@@ -10,6 +11,11 @@ export const valueServices: ValueServices = {
     const tok = getTokenizer(name);
     if (tok === undefined) throw new DgraphError(`Invalid tokenizer ${name}`);
     return tok.tokens(value, lang);
+  },
+  tokenKeys(name, value, lang) {
+    const tok = getTokenizer(name);
+    if (tok === undefined) throw new DgraphError(`Invalid tokenizer ${name}`);
+    return tok.tokenKeys ? tok.tokenKeys(value, lang) : tok.tokens(value, lang).map(tokenKey);
   },
   convert: (value, to, predicate) => convertValue(value, to, predicate),
   hashPassword: (plain) => hashPassword(plain),

@@ -14,6 +14,8 @@ import type { Facet } from "./edge.ts";
 export interface ValueServices {
   /** Index tokens of a value (already of the predicate's type) for one tokenizer. */
   tokens(tokenizer: string, value: TypedValue, lang: string): Uint8Array[];
+  /** The same tokens as latin1 strings (one char per byte), as index maps key them. */
+  tokenKeys(tokenizer: string, value: TypedValue, lang: string): string[];
   /** Converts an input value to the predicate's schema type, or throws DgraphError. */
   convert(value: TypedValue, to: ScalarType, predicate: string): TypedValue;
   /** Hashes a password for storage. */

@@ -184,3 +184,9 @@ function concat(first: number, rest: Uint8Array): Uint8Array {
   out.set(rest, 1);
   return out;
 }
+
+/** Latin-1 view of key bytes: a cheap, exact Map key whose string order is the key's byte order. */
+export function keyString(key: Uint8Array): string {
+  if (key.length <= 64) return String.fromCharCode.apply(null, key as unknown as number[]);
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
+}

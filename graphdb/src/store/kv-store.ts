@@ -1,3 +1,5 @@
+import type { StagedBatch } from "./staged-batch.ts";
+
 /**
  * The storage boundary: an ordered byte-key/byte-value store with snapshot reads and atomic batch writes.
  * Reads are synchronous (LMDB's are); a remote backend (a PostgreSQL-protocol store) would serve them
@@ -43,6 +45,14 @@ export interface KVWriter {
 
 export interface KVStore {
   snapshot(): KVSnapshot;
+  /**
+   * Applies a batch prepared against a snapshot (`StagedBatch`) in one atomic write, in the background: the
+   * call returns at once, so the caller can prepare its next batch while this one is written. Resolves when
+   * the batch is committed and durable; snapshots taken after that see it. For bulk loads, which prepare
+   * batches one after another and wait for the previous one before reading again: nothing checks that the
+   * snapshot a batch was prepared against is still the latest.
+   */
+  applyStaged(batch: StagedBatch): Promise<void>;
   /**
    * Runs `fn` in one atomic write transaction and makes it visible before returning. The returned promise
    * resolves when the transaction is durable (flushed); acknowledge clients only after it resolves.

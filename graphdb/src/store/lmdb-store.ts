@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { type Database, open, type RootDatabase, TransactionFlags } from "lmdb";
 import type { KVEntry, KVSnapshot, KVStore, KVWriter, ScanOptions } from "./kv-store.ts";
+import type { StagedBatch } from "./staged-batch.ts";
 
 export interface LmdbStoreOptions {
   /** Directory holding the LMDB files. Created if missing. */
@@ -133,6 +134,21 @@ export class LmdbStore implements KVStore {
 
   snapshot(): KVSnapshot {
     return new LmdbSnapshot(this.root, this.root.useReadTransaction());
+  }
+
+  applyStaged(batch: StagedBatch): Promise<void> {
+    const db = this.root;
+    // lmdb-js queues these writes for its write thread, which applies them in one transaction while this
+    // thread goes on; the batch holds its values, so they stay alive until written.
+    const { keys, values } = batch;
+    const committed = db.batch(() => {
+      for (let i = 0; i < keys.length; i++) {
+        const value = values[i];
+        if (value === undefined) db.remove(keys[i] as Buffer);
+        else db.put(keys[i] as Buffer, value as Buffer);
+      }
+    });
+    return committed.then(() => this.syncToDisk());
   }
 
   write<T>(

@@ -1,5 +1,5 @@
 import type { TypedValue } from "../types/scalar.ts";
-import { stringToken } from "./token-bytes.ts";
+import { stringToken, stringTokenKey } from "./token-bytes.ts";
 import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 
 /**
@@ -15,5 +15,8 @@ export const exactTokenizer: Tokenizer = {
   allowedTypes: ["string"],
   tokens(value: TypedValue): Uint8Array[] {
     return [stringToken(TokenizerId.exact, value.value as string)];
+  },
+  tokenKeys(value: TypedValue): string[] {
+    return [stringTokenKey(TokenizerId.exact, value.value as string)];
   },
 };

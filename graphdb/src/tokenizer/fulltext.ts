@@ -2,7 +2,7 @@ import type { TypedValue } from "../types/scalar.ts";
 import { baseLanguage } from "./language.ts";
 import { stemmerFor } from "./stemmers.ts";
 import { stopWordsFor } from "./stopwords.ts";
-import { stringToken } from "./token-bytes.ts";
+import { stringToken, stringTokenKey } from "./token-bytes.ts";
 import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 import { analyzeWords, analyzeWordsWithKind, unique } from "./words.ts";
 
@@ -67,4 +67,9 @@ export const fulltextTokenizer: Tokenizer = {
   lossy: true,
   allowedTypes: ["string"],
   tokens: fulltextTokens,
+  tokenKeys(value: TypedValue, lang?: string): string[] {
+    const terms = fulltextStrings(value.value as string, lang);
+    for (let i = 0; i < terms.length; i++) terms[i] = stringTokenKey(TokenizerId.fulltext, terms[i]);
+    return terms;
+  },
 };

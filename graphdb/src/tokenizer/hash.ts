@@ -1,5 +1,5 @@
 import type { TypedValue } from "../types/scalar.ts";
-import { stringToken } from "./token-bytes.ts";
+import { stringToken, tokenKey } from "./token-bytes.ts";
 import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 
 /**
@@ -69,6 +69,9 @@ export const hashTokenizer: Tokenizer = {
     out[0] = TokenizerId.hash;
     fnv1a64Into(value.value as string, out, 1);
     return [out];
+  },
+  tokenKeys(value: TypedValue): string[] {
+    return [tokenKey(this.tokens(value)[0])];
   },
 };
 

@@ -1,6 +1,6 @@
 import type { TypedValue } from "../types/scalar.ts";
 import { baseLanguage } from "./language.ts";
-import { stringToken } from "./token-bytes.ts";
+import { stringToken, stringTokenKey } from "./token-bytes.ts";
 import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 import { analyzeWords, unique } from "./words.ts";
 
@@ -28,6 +28,12 @@ function termTokens(value: TypedValue, lang?: string): Uint8Array[] {
   return out;
 }
 
+function termTokenKeys(value: TypedValue, lang?: string): string[] {
+  const terms = termStrings(value.value as string, lang);
+  for (let i = 0; i < terms.length; i++) terms[i] = stringTokenKey(TokenizerId.term, terms[i]);
+  return terms;
+}
+
 /** `term`: lossy (terms, not values), for `allofterms` / `anyofterms` and as an `eq` fallback. */
 export const termTokenizer: Tokenizer = {
   name: "term",
@@ -36,4 +42,5 @@ export const termTokenizer: Tokenizer = {
   lossy: true,
   allowedTypes: ["string"],
   tokens: termTokens,
+  tokenKeys: termTokenKeys,
 };

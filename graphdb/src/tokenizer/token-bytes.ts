@@ -45,6 +45,18 @@ export function stringToken(id: number, s: string): Uint8Array {
   return out;
 }
 
+/** A token's bytes as a latin1 string (one char per byte): the form index maps are keyed by. */
+export function tokenKey(token: Uint8Array): string {
+  if (token.length <= 64) return String.fromCharCode.apply(null, token as unknown as number[]);
+  return Buffer.from(token.buffer, token.byteOffset, token.byteLength).toString("latin1");
+}
+
+/** `tokenKey(stringToken(id, s))`, without the byte array for ASCII strings. */
+export function stringTokenKey(id: number, s: string): string {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return tokenKey(stringToken(id, s));
+  return String.fromCharCode(id) + s;
+}
+
 /** `[id][payload]`. */
 export function bytesToken(id: number, payload: Uint8Array): Uint8Array {
   const out = new Uint8Array(payload.length + 1);

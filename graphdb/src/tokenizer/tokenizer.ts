@@ -41,4 +41,10 @@ export interface Tokenizer {
    * tag (only fulltext and term use it). Duplicates are removed; order is unspecified.
    */
   tokens(value: TypedValue, lang?: string): Uint8Array[];
+  /**
+   * The same tokens as latin1 strings (one char per byte of the token), for bulk index builds that key
+   * maps by token: string tokenizers produce them without building byte arrays. Optional; callers fall
+   * back to `tokens`.
+   */
+  tokenKeys?(value: TypedValue, lang?: string): string[];
 }

@@ -1,5 +1,5 @@
 import type { TypedValue } from "../types/scalar.ts";
-import { stringToken } from "./token-bytes.ts";
+import { stringToken, stringTokenKey } from "./token-bytes.ts";
 import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 import { unique } from "./words.ts";
 
@@ -24,6 +24,11 @@ export const trigramTokenizer: Tokenizer = {
   allowedTypes: ["string"],
   tokens(value: TypedValue): Uint8Array[] {
     return trigramStrings(value.value as string).map((t) => stringToken(TokenizerId.trigram, t));
+  },
+  tokenKeys(value: TypedValue): string[] {
+    const grams = trigramStrings(value.value as string);
+    for (let i = 0; i < grams.length; i++) grams[i] = stringTokenKey(TokenizerId.trigram, grams[i]);
+    return grams;
   },
 };
 

@@ -1,13 +1,10 @@
+import { keyString } from "../store/keys.ts";
 import { KeyDelta } from "./key-delta.ts";
 import type { SharedSnapshot } from "./snapshot-manager.ts";
 
 export type TxnState = "open" | "committed" | "aborted";
 
-/** Latin-1 view of key bytes: a cheap, exact Map key. */
-export function keyString(key: Uint8Array): string {
-  if (key.length <= 64) return String.fromCharCode.apply(null, key as unknown as number[]);
-  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
-}
+export { keyString };
 
 /**
  * A client-held transaction: its snapshot (at start_ts), its pending writes as per-key deltas, and the

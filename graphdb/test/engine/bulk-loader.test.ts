@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { openTestEngine } from "./engine-fixture.ts";
+import { openTestEngine, q } from "./engine-fixture.ts";
 
 const schema = `
 name: string @index(term, exact, trigram) @lang .
@@ -101,6 +101,30 @@ describe("bulk loader", () => {
     await t.engine.alter({ schema });
     await expect(t.engine.bulkLoad('_:a <year> "not a year" .')).rejects.toThrow(/year/);
     await expect(t.engine.bulkLoad("_:a <name> broken")).rejects.toThrow();
+  });
+
+  it("a failing flush writes nothing of itself and keeps the flushes before it", async () => {
+    const t = openTestEngine();
+    engines = [t];
+    await t.engine.alter({ schema: `${schema}\ncode: string @index(exact) .` });
+    const good = Array.from(
+      { length: 30 },
+      (_, i) => `_:g${i} <name> "Good ${i}" .\n_:g${i} <code> "c${i}" .`,
+    );
+    // A flush after each chunk of at least 20 edges: the first is good; the second holds a value too long
+    // for its index key.
+    const bad = Array.from(
+      { length: 10 },
+      (_, i) => `_:b${i} <name> "Bad ${i}" .\n_:b${i} <code> "${i === 7 ? "x".repeat(3000) : `b${i}`}" .`,
+    );
+    await expect(
+      t.engine.bulkLoad([`${good.join("\n")}\n`, bad.join("\n")], { flushEdges: 20 }),
+    ).rejects.toThrow("value in the mutation is too large for the index");
+    const res = await q(
+      t.engine,
+      '{ g(func: has(code)) { count(uid) } b(func: anyofterms(name, "bad")) { count(uid) } e(func: eq(code, "c17")) { name } }',
+    );
+    expect(res).toEqual({ g: [{ count: 30 }], b: [{ count: 0 }], e: [{ name: "Good 17" }] });
   });
 });
 

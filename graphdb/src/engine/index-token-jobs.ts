@@ -1,0 +1,87 @@
+import { indexKey, MAX_KEY_BYTES } from "../store/keys.ts";
+import { getTokenizer } from "../tokenizer/registry.ts";
+import { tokenKey } from "../tokenizer/token-bytes.ts";
+import { DgraphError } from "./errors.ts";
+
+/**
+ * Index additions of one string predicate gathered by a bulk-loader flush: the subjects, in ascending
+ * order, and the string values (with language tags) each of them gains. Tokenizing them in one pass per
+ * tokenizer and sorting the keys once is cheaper than a map entry per (token, value) as the flush goes.
+ */
+export interface IndexJob {
+  predicate: string;
+  tokenizers: string[];
+  subjects: Float64Array;
+  values: string[];
+  langs: string[];
+}
+
+/**
+ * One predicate's index additions, in key order: index key `i` (`keys[keyOffsets[i]..keyOffsets[i+1])`)
+ * gains the uids `uids[offsets[i]..offsets[i+1])`, ascending and unique.
+ */
+export interface IndexJobResult {
+  predicate: string;
+  keys: Uint8Array;
+  keyOffsets: Uint32Array;
+  offsets: Uint32Array;
+  uids: Float64Array;
+}
+
+/** Tokenizes the jobs' values and groups the subjects by token. */
+export function runIndexJobs(jobs: IndexJob[]): IndexJobResult[] {
+  return jobs.map(runJob);
+}
+
+function runJob(job: IndexJob): IndexJobResult {
+  const byToken = new Map<string, number[]>();
+  let total = 0;
+  for (const name of job.tokenizers) {
+    const tok = getTokenizer(name);
+    if (tok === undefined) throw new Error(`Invalid tokenizer ${name}`);
+    for (let i = 0; i < job.subjects.length; i++) {
+      const value = { type: "string" as const, value: job.values[i] };
+      const keys = tok.tokenKeys
+        ? tok.tokenKeys(value, job.langs[i])
+        : tok.tokens(value, job.langs[i]).map(tokenKey);
+      const subject = job.subjects[i];
+      for (const ts of keys) {
+        const list = byToken.get(ts);
+        if (list === undefined) {
+          byToken.set(ts, [subject]);
+          total++;
+        } else if (list[list.length - 1] !== subject) {
+          // Subjects arrive in ascending order: a repeat (two values, one token) is always the last one.
+          list.push(subject);
+          total++;
+        }
+      }
+    }
+  }
+  // Latin1 strings sort as their bytes do: the keys come out in the order they are written in.
+  const tokens = [...byToken.keys()].sort();
+  const prefix = indexKey(job.predicate, new Uint8Array(0));
+  let keyBytes = 0;
+  for (const ts of tokens) {
+    if (prefix.length + ts.length > MAX_KEY_BYTES) {
+      throw new DgraphError("value in the mutation is too large for the index");
+    }
+    keyBytes += prefix.length + ts.length;
+  }
+  const keys = new Uint8Array(keyBytes);
+  const keyOffsets = new Uint32Array(tokens.length + 1);
+  const offsets = new Uint32Array(tokens.length + 1);
+  const uids = new Float64Array(total);
+  let k = 0;
+  let at = 0;
+  for (let t = 0; t < tokens.length; t++) {
+    const ts = tokens[t];
+    keys.set(prefix, k);
+    k += prefix.length;
+    for (let c = 0; c < ts.length; c++) keys[k++] = ts.charCodeAt(c);
+    keyOffsets[t + 1] = k;
+    for (const u of byToken.get(ts)!) uids[at++] = u;
+    offsets[t + 1] = at;
+  }
+  return { predicate: job.predicate, keys, keyOffsets, offsets, uids };
+}
