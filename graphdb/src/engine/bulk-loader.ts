@@ -536,8 +536,10 @@ function merge(before: DataRecord, p: PendingData): DataRecord {
     }
     return rec;
   }
+  const values = p.values ?? [];
+  if (before.values.length === 0 && values.length === 1) return { uids: EMPTY_UIDS, values };
   const byId = new Map<string, ValuePosting>();
   for (const v of before.values) byId.set(valueIdentity(s.list, v.lang, v.value), v);
-  for (const v of p.values ?? []) byId.set(valueIdentity(s.list, v.lang, v.value), v);
+  for (const v of values) byId.set(valueIdentity(s.list, v.lang, v.value), v);
   return { uids: EMPTY_UIDS, values: [...byId.values()] };
 }

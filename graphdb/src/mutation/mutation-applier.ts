@@ -3,9 +3,9 @@ import type { ValuePosting } from "../engine/graph-reader.ts";
 import { containsUid } from "../posting/uid-list.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
 import { blankPredicate, type PredicateSchema } from "../schema/schema-types.ts";
-import { countKey, dataKey, indexKey, MAX_KEY_BYTES, reverseKey } from "../store/keys.ts";
+import { countKey, dataKey, indexKeyPrefix, MAX_KEY_BYTES, reverseKey } from "../store/keys.ts";
 import { fingerprint, valueFingerprint } from "../txn/conflict-key.ts";
-import { keyString, type Transaction } from "../txn/transaction.ts";
+import type { Transaction } from "../txn/transaction.ts";
 import type { TxnReader } from "../txn/txn-reader.ts";
 import type { ScalarType, TypedValue } from "../types/scalar.ts";
 import type { Facet } from "./edge.ts";
@@ -210,19 +210,21 @@ export class MutationApplier {
    */
   private indexValue(s: PredicateSchema, subject: number, v: ValuePosting, add: boolean): void {
     const remaining = add ? [] : this.reader.record(dataKey(s.predicate, subject)).values;
+    // Tokens and keys as latin1 strings: the transaction's deltas are keyed by them, and the key bytes are
+    // only built for a key the transaction has not touched yet.
+    const prefix = indexKeyPrefix(s.predicate);
     for (const tok of s.tokenizers) {
-      const keep = new Set<string>();
+      let keep: Set<string> | undefined;
       for (const r of remaining)
-        for (const t of this.services.tokens(tok, r.value, r.lang)) keep.add(keyString(t));
-      for (const token of this.services.tokens(tok, v.value, v.lang)) {
-        if (keep.size > 0 && keep.has(keyString(token))) continue;
-        const key = indexKey(s.predicate, token);
-        if (key.length > MAX_KEY_BYTES)
+        for (const t of this.services.tokenKeys(tok, r.value, r.lang)) (keep ??= new Set()).add(t);
+      for (const token of this.services.tokenKeys(tok, v.value, v.lang)) {
+        if (keep?.has(token)) continue;
+        if (prefix.length + token.length > MAX_KEY_BYTES)
           throw new DgraphError("value in the mutation is too large for the index");
-        const d = this.txn.delta(key, true);
+        const d = this.txn.deltaAt(prefix + token, true);
         if (add) d.addUid(subject);
         else d.removeUid(subject);
-        this.conflict(key, s, subject);
+        this.conflict(d.key, s, subject);
       }
     }
   }

@@ -174,6 +174,8 @@ const RDF_TYPES = new Map<string, ScalarType>([
   [`${XSD}gYearMonth`, "datetime"],
 ]);
 
+const NO_FACETS: Facet[] = Object.freeze([]) as unknown as Facet[];
+
 const STAR_OBJECT: EdgeObject = Object.freeze({ kind: "star" }) as EdgeObject;
 
 /** Scans one trimmed, non-empty line at a time; holds the per-input predicate check cache. */
@@ -279,7 +281,8 @@ class LineParser {
     }
 
     // Optional label (namespace), facets, then the final dot.
-    const facets: Facet[] = [];
+    // Most statements have no facets: they share one frozen empty list.
+    let facets: Facet[] = NO_FACETS;
     let depth = AT_LABEL;
     for (;;) {
       this.skipSpaces();
@@ -296,6 +299,7 @@ class LineParser {
         this.readLabel();
         depth = AFTER_LABEL;
       } else if (c === LPAREN) {
+        if (facets === NO_FACETS) facets = [];
         this.readFacets(facets);
         depth = AFTER_LABEL + 1;
       } else if (c < 0) {

@@ -190,3 +190,24 @@ export function keyString(key: Uint8Array): string {
   if (key.length <= 64) return String.fromCharCode.apply(null, key as unknown as number[]);
   return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
 }
+
+/** The key bytes of a latin1 key string (the inverse of `keyString`). */
+export function latin1Bytes(ks: string): Uint8Array {
+  const key = new Uint8Array(ks.length);
+  for (let i = 0; i < ks.length; i++) key[i] = ks.charCodeAt(i);
+  return key;
+}
+
+const indexPrefixes = new Map<string, string>();
+
+/** `keyString(indexKey(pred, token))` is this prefix followed by the token's latin1 string (cached). */
+export function indexKeyPrefix(pred: string): string {
+  let p = indexPrefixes.get(pred);
+  if (p === undefined) {
+    p = keyString(indexKey(pred, new Uint8Array(0)));
+    // Predicates come and go with schemas: a bound keeps a stream of new names from growing it forever.
+    if (indexPrefixes.size >= 10_000) indexPrefixes.clear();
+    indexPrefixes.set(pred, p);
+  }
+  return p;
+}

@@ -10,38 +10,49 @@ import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 export function fnv1a64Into(s: string, out: Uint8Array, at: number): void {
   let hi = 0xcbf29ce4;
   let lo = 0x84222325;
-  const mix = (byte: number) => {
-    lo = (lo ^ byte) >>> 0;
-    // (hi,lo) *= 2^40 + 0x1b3 (mod 2^64)
-    const loProduct = lo * 0x1b3;
-    const carry = Math.floor(loProduct / 0x100000000);
-    hi = (Math.imul(hi, 0x1b3) + ((lo << 8) >>> 0) + carry) >>> 0;
-    lo = loProduct >>> 0;
-  };
+  // One byte: lo ^= byte, then (hi,lo) *= 2^40 + 0x1b3 (mod 2^64). Written out at each use (no closure):
+  // this runs for every byte of every hashed value.
+  let b = 0;
+  let n = 0;
+  const bytes = [0, 0, 0, 0];
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
     if (c < 0x80) {
-      mix(c);
-      continue;
-    }
-    if (c >= 0xd800 && c <= 0xdfff) {
-      const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
-      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-        c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-        i++;
-      } else c = 0xfffd;
-    }
-    if (c < 0x800) {
-      mix(0xc0 | (c >> 6));
-    } else if (c < 0x10000) {
-      mix(0xe0 | (c >> 12));
-      mix(0x80 | ((c >> 6) & 0x3f));
+      bytes[0] = c;
+      n = 1;
     } else {
-      mix(0xf0 | (c >> 18));
-      mix(0x80 | ((c >> 12) & 0x3f));
-      mix(0x80 | ((c >> 6) & 0x3f));
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+          i++;
+        } else c = 0xfffd;
+      }
+      if (c < 0x800) {
+        bytes[0] = 0xc0 | (c >> 6);
+        bytes[1] = 0x80 | (c & 0x3f);
+        n = 2;
+      } else if (c < 0x10000) {
+        bytes[0] = 0xe0 | (c >> 12);
+        bytes[1] = 0x80 | ((c >> 6) & 0x3f);
+        bytes[2] = 0x80 | (c & 0x3f);
+        n = 3;
+      } else {
+        bytes[0] = 0xf0 | (c >> 18);
+        bytes[1] = 0x80 | ((c >> 12) & 0x3f);
+        bytes[2] = 0x80 | ((c >> 6) & 0x3f);
+        bytes[3] = 0x80 | (c & 0x3f);
+        n = 4;
+      }
     }
-    mix(0x80 | (c & 0x3f));
+    for (let k = 0; k < n; k++) {
+      b = bytes[k];
+      lo = (lo ^ b) >>> 0;
+      const loProduct = lo * 0x1b3;
+      const carry = Math.floor(loProduct / 0x100000000);
+      hi = (Math.imul(hi, 0x1b3) + ((lo << 8) >>> 0) + carry) >>> 0;
+      lo = loProduct >>> 0;
+    }
   }
   out[at] = hi >>> 24;
   out[at + 1] = (hi >>> 16) & 0xff;

@@ -1,4 +1,4 @@
-import { keyString } from "../store/keys.ts";
+import { keyString, latin1Bytes } from "../store/keys.ts";
 import { KeyDelta } from "./key-delta.ts";
 import type { SharedSnapshot } from "./snapshot-manager.ts";
 
@@ -31,6 +31,16 @@ export class Transaction {
     if (d === undefined) {
       d = new KeyDelta(key, list);
       this.deltas.set(k, d);
+    }
+    return d;
+  }
+
+  /** `delta` for a key given as its latin1 string (`keyString`); the key bytes are built only for a new key. */
+  deltaAt(ks: string, list: boolean): KeyDelta {
+    let d = this.deltas.get(ks);
+    if (d === undefined) {
+      d = new KeyDelta(latin1Bytes(ks), list);
+      this.deltas.set(ks, d);
     }
     return d;
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { indexKey, indexKeyPrefix, keyString, latin1Bytes } from "../../src/store/keys.ts";
 import { getTokenizer, tokenizerNames } from "../../src/tokenizer/registry.ts";
 import { tokenKey } from "../../src/tokenizer/token-bytes.ts";
 import { seededRandom } from "../seeded-random.ts";
@@ -13,6 +14,19 @@ function randomText(rnd: () => number): string {
 }
 
 describe("tokenKeys", () => {
+  it("prefixed with indexKeyPrefix, are the index keys' latin1 strings, and latin1Bytes gives the bytes back", () => {
+    const rnd = seededRandom(5);
+    for (const pred of ["name", "名前", "a.b", "x".repeat(300)]) {
+      for (let i = 0; i < 200; i++) {
+        const token = getTokenizer("term")!.tokens({ type: "string", value: randomText(rnd) })[0];
+        if (token === undefined) continue;
+        const key = indexKey(pred, token);
+        expect(indexKeyPrefix(pred) + tokenKey(token)).toBe(keyString(key));
+        expect(latin1Bytes(keyString(key))).toEqual(key);
+      }
+    }
+  });
+
   it("gives exactly the tokens' bytes as latin1 strings, for every string tokenizer that has it", () => {
     const rnd = seededRandom(11);
     const withKeys = tokenizerNames()
