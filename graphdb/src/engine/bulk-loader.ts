@@ -25,7 +25,11 @@ import { type IndexJob, type IndexJobResult, runIndexJobs } from "./index-token-
 export interface BulkLoadOptions {
   /** Map IRIs that are not uids (`</en/film>`) to nodes, one per IRI, as Dgraph's loaders' xidmap does. */
   iriAsBlank?: boolean;
-  /** Edges buffered before they are written (memory bound). Default 250,000. */
+  /**
+   * Edges buffered before they are written (memory bound). Default 500,000: every flush appends to the long
+   * index lists again, so fewer flushes cost less CPU (generated 1M set, alternating runs: 14.3–14.6 s user
+   * CPU on average with flushes of 500,000–750,000 against 16.0 s with 250,000; peak RSS 1.2 → 1.5 GB).
+   */
   flushEdges?: number;
   /** Called after each flush with the N-Quads loaded so far. */
   onProgress?: (nquads: number) => void;
@@ -104,7 +108,7 @@ export class BulkLoader {
     private readonly options: BulkLoadOptions = {},
   ) {
     this.parser = new NQuadChunkParser({ op: "set", iriAsBlank: options.iriAsBlank });
-    this.flushEdges = options.flushEdges ?? 250_000;
+    this.flushEdges = options.flushEdges ?? 500_000;
   }
 
   /** Loads N-Quad text (chunks may split lines anywhere). */
