@@ -325,7 +325,7 @@ async function benchDataset(ds: Dataset): Promise<DatasetReport> {
       );
       httpLoad = { kind: "load", rate: loaded.rate };
       notes.push(
-        `HTTP load: ${fmtInt(loaded.xids.batches)} batches, uids leased by ${fmtInt(loaded.xids.leases)} GET /assign requests`,
+        `HTTP load: ${fmtInt(loaded.xids.batches)} batches (${fmtInt(loaded.xids.retries)} sent again after an abort), uids leased by ${fmtInt(loaded.xids.leases)} GET /assign requests`,
       );
       const twoHop = ws.find((w) => w.id === "two-hop")!;
       log(`[${ds.id}] query over HTTP /query: ${twoHop.label}`);

@@ -56,6 +56,8 @@ export class XidMap {
   /** /assign requests made. */
   leases = 0;
   batches = 0;
+  /** Batches sent again after their transaction was aborted by a concurrent one. */
+  retries = 0;
 
   constructor(nodeCount: number) {
     this.uid = new Float64Array(nodeCount);
@@ -89,6 +91,8 @@ export class XidMap {
   }
 }
 
+const ABORTED = /Transaction has been aborted/;
+
 export interface LoadOptions {
   batchSize: number;
   concurrency: number;
@@ -121,7 +125,19 @@ export async function loadQuads(
       }
       const text = xids.serialize(q, start, end, leases);
       xids.batches++;
-      await send(text, end - start);
+      // Batches sharing a node (a film's edges split across two batches) are concurrent transactions:
+      // one of them may be aborted, and is sent again, as Dgraph's live loader does.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await send(text, end - start);
+          break;
+        } catch (e) {
+          if (!ABORTED.test(e instanceof Error ? e.message : String(e)) || attempt >= 10) throw e;
+          xids.retries++;
+          // Let the commit it conflicted with land first.
+          await new Promise((resolve) => setTimeout(resolve, attempt));
+        }
+      }
       done += end - start;
       o.onProgress?.(done, q.length);
     }

@@ -17,6 +17,7 @@ import { allPredicateKeysRange, predicateRange } from "../store/keys.ts";
 import type { KVStore } from "../store/kv-store.ts";
 import { LmdbStore } from "../store/lmdb-store.ts";
 import { StagedBatch } from "../store/staged-batch.ts";
+import { CommitQueue } from "../txn/commit-queue.ts";
 import { CommitWriter } from "../txn/commit-writer.ts";
 import { conflictKeyText } from "../txn/conflict-key.ts";
 import { Oracle } from "../txn/oracle.ts";
@@ -92,7 +93,7 @@ export class GraphDB implements GraphEngine {
   private readonly oracle: Oracle;
   private readonly cache: PostingCache;
   private readonly snapshots: SnapshotManager;
-  private readonly writer: CommitWriter;
+  private readonly commits: CommitQueue;
   private readonly txns: TxnRegistry;
   private readonly services: ValueServices = valueServices;
   private readonly sweeper: NodeJS.Timeout;
@@ -112,7 +113,10 @@ export class GraphDB implements GraphEngine {
     this.cache = new PostingCache(options.cacheBytes ?? 256 * 1024 * 1024);
     this.snapshots = new SnapshotManager(this.store);
     this.snapshots.advance(this.oracle.maxAssigned());
-    this.writer = new CommitWriter(this.store, this.cache, this.snapshots);
+    this.commits = new CommitQueue(
+      new CommitWriter(this.store, this.cache, this.snapshots, this.schema),
+      () => this.oracle.nextTs(),
+    );
     this.txns = new TxnRegistry(this.snapshots);
     if (!existing || options.acl) this.persist(bootstrapSchema(this.schema, { acl: options.acl ?? false }));
     this.abortAfterMs = options.txnAbortAfterMs ?? 5 * 60_000;
@@ -205,7 +209,8 @@ export class GraphDB implements GraphEngine {
       assigned = true;
     }
     if (txn.state === "aborted") throw new TxnConflictError();
-    if (txn.state === "committed") throw new DgraphError("Transaction has already been committed");
+    if (txn.state === "committed" || txn.state === "committing")
+      throw new DgraphError("Transaction has already been committed");
     const t2 = now();
     const reader = new TxnReader(txn, this.schema, this.cache, this.snapshots);
     let queryResult: QueryResult | undefined;
@@ -281,7 +286,8 @@ export class GraphDB implements GraphEngine {
     if (!req.startTs) throw new DgraphError("StartTs cannot be zero while committing a transaction");
     const txn = this.txns.get(req.startTs);
     if (req.abort) {
-      const decision = txn?.state === "committed" ? 1 : this.oracle.decision(req.startTs);
+      const decision =
+        txn?.state === "committed" || txn?.state === "committing" ? 1 : this.oracle.decision(req.startTs);
       if (decision !== undefined && decision > 0) throw new DgraphError("transaction could not be aborted");
       if (txn !== undefined) this.abortTxn(txn);
       else this.oracle.recordAbort(req.startTs);
@@ -294,6 +300,7 @@ export class GraphDB implements GraphEngine {
       throw new TxnAbortedError();
     }
     if (txn.state === "aborted") throw new TxnAbortedError();
+    if (txn.state === "committing") throw new DgraphError("Transaction has already been committed");
     return this.commitTxn(txn);
   }
 
@@ -305,21 +312,30 @@ export class GraphDB implements GraphEngine {
       this.txns.finish(txn);
       return { start_ts: txn.startTs, commit_ts: commitTs };
     }
-    if (this.oracle.conflicts(txn.conflictKeys, txn.startTs)) {
+    // Queued commits will commit after this transaction started: they are concurrent with it.
+    if (
+      this.oracle.conflicts(txn.conflictKeys, txn.startTs) ||
+      this.commits.conflictsWithQueued(txn.conflictKeys)
+    ) {
       this.abortTxn(txn);
       throw new TxnAbortedError();
     }
-    const commitTs = this.oracle.nextTs();
+    txn.state = "committing";
+    let commitTs: number;
     let durable: Promise<void>;
     try {
-      durable = this.writer.apply(commitTs, txn.deltas.entries());
+      ({ commitTs, durable } = await this.commits.enqueue({
+        deltas: txn.deltas,
+        conflictKeys: txn.conflictKeys,
+        // Conflict records are only ever checked by transactions that started before this commit and are
+        // still open; when this is the only open one (a commitNow load), there is nothing to record.
+        assigned: (ts) =>
+          this.oracle.recordCommit(txn.startTs, ts, this.txns.size > 1 ? txn.conflictKeys : NO_KEYS),
+      }));
     } catch (e) {
       this.abortTxn(txn);
       throw e;
     }
-    // Conflict records are only ever checked by transactions that started before this commit and are
-    // still open; when this is the only open one (a commitNow load), there is nothing to record.
-    this.oracle.recordCommit(txn.startTs, commitTs, this.txns.size > 1 ? txn.conflictKeys : NO_KEYS);
     txn.state = "committed";
     const preds = txn.preds.size > 0 ? predsOf(txn) : undefined;
     this.txns.finish(txn);
@@ -356,6 +372,8 @@ export class GraphDB implements GraphEngine {
 
   async alter(op: AlterOperation): Promise<void> {
     this.assertOpen();
+    // Drops and index rebuilds act on everything committed: queued commits first.
+    this.commits.flush();
     const dropOp = op.dropOp ?? "NONE";
     const hasSchema = (op.schema ?? "").trim() !== "";
     if (!hasSchema && !op.dropAttr && !op.dropAll && dropOp === "NONE") {
@@ -490,6 +508,7 @@ export class GraphDB implements GraphEngine {
     options: BulkLoadOptions = {},
   ): Promise<BulkLoadResult> {
     this.assertOpen();
+    this.commits.flush();
     const started = performance.now();
     const loader = new BulkLoader(
       {
@@ -545,6 +564,7 @@ export class GraphDB implements GraphEngine {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.sweeper);
+    this.commits.flush();
     for (const t of [...this.txns.all()]) this.txns.finish(t);
     await this.store.close();
   }

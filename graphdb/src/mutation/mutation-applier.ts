@@ -234,17 +234,22 @@ export class MutationApplier {
     this.moveCount(s, subject, before, rec.uids.length + rec.values.length, false);
   }
 
+  /**
+   * The transaction's own view of the count index (its queries see their writes). The committed count
+   * keys are derived again at commit from the lists' actual lengths (CommitWriter), so these need no
+   * conflict keys, except under @upsert, as in Dgraph.
+   */
   private moveCount(s: PredicateSchema, uid: number, before: number, after: number, reverse: boolean): void {
     if (before === after) return;
     if (before > 0) {
       const k = countKey(s.predicate, before, reverse);
       this.txn.delta(k, true).removeUid(uid);
-      this.conflict(k, s, uid);
+      if (s.upsert) this.conflict(k, s, uid);
     }
     if (after > 0) {
       const k = countKey(s.predicate, after, reverse);
       this.txn.delta(k, true).addUid(uid);
-      this.conflict(k, s, uid);
+      if (s.upsert) this.conflict(k, s, uid);
     }
   }
 }

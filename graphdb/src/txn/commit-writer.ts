@@ -7,78 +7,183 @@ import {
   decodeRecordView,
   encodeRecord,
 } from "../posting/posting-record.ts";
-import { KeyKind, keyKind } from "../store/keys.ts";
+import type { SchemaState } from "../schema/schema-state.ts";
+import type { PredicateSchema } from "../schema/schema-types.ts";
+import {
+  countKey,
+  KeyKind,
+  keyKind,
+  keyString,
+  predicateOfKey,
+  readUid,
+  restOffset,
+  tailKey,
+} from "../store/keys.ts";
 import type { KVStore, KVWriter } from "../store/kv-store.ts";
-import { isEmptyRecord, type KeyDelta } from "./key-delta.ts";
+import { isEmptyRecord, KeyDelta } from "./key-delta.ts";
 import type { SnapshotManager } from "./snapshot-manager.ts";
 
 /**
  * Applies transactions' deltas to the latest committed state in one atomic write, then publishes the new
  * versions to the posting cache and advances the snapshot epoch. Deltas are written in key order, which
- * keeps LMDB's B-tree inserts local.
+ * keeps LMDB's B-tree inserts local. Several commits can share one write (`CommitQueue`).
  */
 export class CommitWriter {
   constructor(
     private readonly store: KVStore,
     private readonly cache: PostingCache,
     private readonly snapshots: SnapshotManager,
+    private readonly schema: SchemaState,
   ) {}
 
   /**
-   * Writes the deltas at `commitTs` plus any extra writes (schema records, metadata) in the same
-   * transaction. Returns a promise that resolves when the write is durable.
+   * Writes the deltas of one or more commits, in commit-ts order, in one atomic write: each commit's deltas
+   * apply on top of the ones before it. Returns a promise that resolves when the write is durable.
+   *
+   * Count index keys (`@count`) are derived here, from the lengths of the data and reverse lists before
+   * and after each commit's changes, not taken from the transactions: a transaction computed its count
+   * moves from its snapshot, and a concurrent commit to the same list (another value added to a list
+   * predicate, another subject pointing at the same object) would make them wrong. So count keys need no
+   * conflict keys, and concurrent writers of one popular object's reverse list both commit.
    */
-  apply(
-    commitTs: number,
-    deltas: Iterable<[string, KeyDelta]>,
-    extra?: (w: KVWriter) => void,
-  ): Promise<void> {
+  apply(commits: readonly { commitTs: number; deltas: Iterable<[string, KeyDelta]> }[]): Promise<void> {
     // Latin-1 key strings order exactly as the key bytes do, and compare natively.
-    const sorted = [...deltas].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    const published: (DataRecord | undefined)[] = new Array(sorted.length);
+    const byKey = (a: [string, KeyDelta], b: [string, KeyDelta]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+    const sorted = commits.map((c) => [...c.deltas].filter(([, d]) => !isCountKey(d.key)).sort(byKey));
+    const published: (DataRecord | undefined)[][] = [];
+    // A key an earlier commit of the group changed: its cached view is stale until the group is published.
+    const touched = commits.length > 1 ? new Set<string>() : undefined;
     const { durable } = this.store.write((w) => {
-      for (let i = 0; i < sorted.length; i++) {
-        const [ks, d] = sorted[i];
-        // One lookup for most keys: only long (appendable) lists can have a tail or take the append path.
-        const raw = w.peek(d.key);
-        const list = appendableHeader(raw);
-        if (list === undefined) {
-          const next = d.applyTo(decodeRecordView(raw));
-          if (!isEmptyRecord(next)) w.put(d.key, encodeRecord(next));
-          else if (raw !== undefined) w.delete(d.key);
-          published[i] = next;
-          continue;
+      for (let c = 0; c < sorted.length; c++) {
+        const counts = new Map<string, KeyDelta>();
+        const moveCount = (
+          s: PredicateSchema,
+          key: Uint8Array,
+          reverse: boolean,
+          before: number,
+          after: number,
+        ) => {
+          if (before === after) return;
+          const uid = readUid(key, restOffset(key));
+          if (before > 0) countDelta(counts, countKey(s.predicate, before, reverse)).removeUid(uid);
+          if (after > 0) countDelta(counts, countKey(s.predicate, after, reverse)).addUid(uid);
+        };
+        const out = sorted[c].map(([ks, d]) => this.applyDelta(w, ks, d, touched, moveCount));
+        const countDeltas = [...counts].sort(byKey);
+        for (const [ks, d] of countDeltas) {
+          sorted[c].push([ks, d]);
+          out.push(this.applyDelta(w, ks, d, touched));
         }
-        const adds = d.appendOnlyUids();
-        if (adds && appendUids(w, d.key, adds, list)) {
-          // Large list, only higher uids added: appended (or added to its tail) without re-encoding it.
-          const cached = this.cache.peek(ks);
-          // Re-publishing a long list would copy all of it on every commit (8 bytes a uid): drop it
-          // instead, and let the next reader decode it once.
-          if (cached !== undefined && cached.uids.length < PUBLISH_APPENDED_MAX)
-            published[i] = { uids: concatUids(cached.uids, adds), values: [] };
-          else this.cache.invalidate(ks);
-          continue;
-        }
-        const { value, tail } = readList(w, d.key);
-        const next = d.applyTo(decodeRecord(value));
-        writeList(w, d.key, isEmptyRecord(next) ? undefined : encodeRecord(next), tail);
-        published[i] = next;
+        published.push(out);
       }
-      extra?.(w);
     });
-    for (let i = 0; i < sorted.length; i++) {
-      const rec = published[i];
-      if (rec === undefined) continue;
-      // Mutations read data and reverse lists back (values, reverse counts); index and count lists are
-      // only read by queries, so they are dropped and cached again by the next query that reads them.
-      const kind = keyKind(sorted[i][1].key);
-      if (kind === KeyKind.data || kind === KeyKind.reverse) this.cache.set(sorted[i][0], rec, commitTs);
-      else this.cache.invalidate(sorted[i][0]);
+    for (let c = 0; c < sorted.length; c++) {
+      const deltas = sorted[c];
+      for (let i = 0; i < deltas.length; i++) {
+        const rec = published[c][i];
+        const ks = deltas[i][0];
+        if (rec === undefined) {
+          // Appended in this group after an earlier commit of it published the key: drop that view.
+          if (touched?.has(ks)) this.cache.invalidate(ks);
+          continue;
+        }
+        // Mutations read data and reverse lists back (values, reverse counts); index and count lists are
+        // only read by queries, so they are dropped and cached again by the next query that reads them.
+        const kind = keyKind(deltas[i][1].key);
+        if (kind === KeyKind.data || kind === KeyKind.reverse) this.cache.set(ks, rec, commits[c].commitTs);
+        else this.cache.invalidate(ks);
+      }
     }
-    this.snapshots.advance(commitTs);
+    this.snapshots.advance(commits[commits.length - 1].commitTs);
     return durable;
   }
+
+  /**
+   * Applies one key's delta inside the write; returns the record to publish, if any. With `moveCount`,
+   * reports how the length of a counted data or reverse list changed.
+   */
+  private applyDelta(
+    w: KVWriter,
+    ks: string,
+    d: KeyDelta,
+    touched: Set<string> | undefined,
+    moveCount?: (
+      s: PredicateSchema,
+      key: Uint8Array,
+      reverse: boolean,
+      before: number,
+      after: number,
+    ) => void,
+  ): DataRecord | undefined {
+    const counted = moveCount ? this.countedPredicate(d.key) : undefined;
+    const kind = counted ? keyKind(d.key) : -1;
+    // One lookup for most keys: only long (appendable) lists can have a tail or take the append path.
+    const raw = w.peek(d.key);
+    const list = appendableHeader(raw);
+    if (list === undefined) {
+      const prev = decodeRecordView(raw);
+      const next = d.applyTo(prev);
+      if (counted)
+        moveCount!(counted, d.key, kind === KeyKind.reverse, counted.length(prev), counted.length(next));
+      if (!isEmptyRecord(next)) w.put(d.key, encodeRecord(next));
+      else if (raw !== undefined) w.delete(d.key);
+      touched?.add(ks);
+      return next;
+    }
+    const adds = d.appendOnlyUids();
+    if (adds) {
+      const before = counted ? list.count + (appendableHeader(w.peek(tailKey(d.key)))?.count ?? 0) : 0;
+      if (appendUids(w, d.key, adds, list)) {
+        if (counted) moveCount!(counted, d.key, kind === KeyKind.reverse, before, before + adds.length);
+        // Large list, only higher uids added: appended (or added to its tail) without re-encoding it.
+        const cached = touched?.has(ks) ? undefined : this.cache.peek(ks);
+        touched?.add(ks);
+        // Re-publishing a long list would copy all of it on every commit (8 bytes a uid): drop it instead,
+        // and let the next reader decode it once.
+        if (cached !== undefined && cached.uids.length < PUBLISH_APPENDED_MAX)
+          return { uids: concatUids(cached.uids, adds), values: [] };
+        this.cache.invalidate(ks);
+        return undefined;
+      }
+    }
+    const { value, tail } = readList(w, d.key);
+    const prev = decodeRecord(value);
+    const next = d.applyTo(prev);
+    if (counted)
+      moveCount!(counted, d.key, kind === KeyKind.reverse, counted.length(prev), counted.length(next));
+    writeList(w, d.key, isEmptyRecord(next) ? undefined : encodeRecord(next), tail);
+    touched?.add(ks);
+    return next;
+  }
+
+  /** The schema of a data or reverse key's predicate when its list lengths are counted (`@count`). */
+  private countedPredicate(
+    key: Uint8Array,
+  ): (PredicateSchema & { length(r: DataRecord): number }) | undefined {
+    const kind = keyKind(key);
+    if (kind !== KeyKind.data && kind !== KeyKind.reverse) return undefined;
+    const s = this.schema.predicate(predicateOfKey(key));
+    if (s === undefined || !s.count) return undefined;
+    if (kind === KeyKind.reverse) return s.reverse ? { ...s, length: uidLength } : undefined;
+    // As rebuildDerivedKeys counts: uid predicates by their uids, list scalars by their values.
+    if (s.type === "uid") return { ...s, length: uidLength };
+    return s.list ? { ...s, length: valueLength } : undefined;
+  }
+}
+
+const uidLength = (r: DataRecord) => r.uids.length;
+const valueLength = (r: DataRecord) => r.values.length;
+
+function isCountKey(key: Uint8Array): boolean {
+  const kind = keyKind(key);
+  return kind === KeyKind.count || kind === KeyKind.countReverse;
+}
+
+function countDelta(counts: Map<string, KeyDelta>, key: Uint8Array): KeyDelta {
+  const ks = keyString(key);
+  let d = counts.get(ks);
+  if (d === undefined) counts.set(ks, (d = new KeyDelta(key, true)));
+  return d;
 }
 
 /** Appended lists at least this long are dropped from the posting cache rather than re-published. */

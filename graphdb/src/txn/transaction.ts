@@ -2,7 +2,8 @@ import { keyString, latin1Bytes } from "../store/keys.ts";
 import { KeyDelta } from "./key-delta.ts";
 import type { SharedSnapshot } from "./snapshot-manager.ts";
 
-export type TxnState = "open" | "committed" | "aborted";
+/** `committing`: passed its conflict check, queued for the next group write (CommitQueue). */
+export type TxnState = "open" | "committing" | "committed" | "aborted";
 
 export { keyString };
 

@@ -46,6 +46,46 @@ describe("transactions", () => {
     expect(await q(e, `{ q(func: uid(${a})) { name } }`)).toEqual({ q: [{ name: "one" }] });
   });
 
+  it("concurrent writers of one counted list both commit, and the count index stays exact", async () => {
+    const e = t.engine;
+    await e.alter({ schema: "genre: [uid] @reverse @count .\ntag: [string] @count ." });
+    const { g, x } = await setNow(e, '_:g <dgraph.type> "Genre" .\n_:x <tag> "a" .');
+    // Two films join the same genre, and the same node gains two tags, in overlapping transactions: the
+    // count moves each computed from its snapshot (genre 0 → 1 films, tags 1 → 2) are both stale once the
+    // other commits; the committed count keys come from the lists' real lengths.
+    const t1 = await e.mutate({ mutations: [{ setNquads: `_:f1 <genre> <${g}> .\n<${x}> <tag> "b" .` }] });
+    const t2 = await e.mutate({ mutations: [{ setNquads: `_:f2 <genre> <${g}> .\n<${x}> <tag> "c" .` }] });
+    await e.commit({ startTs: t1.txn.start_ts });
+    await e.commit({ startTs: t2.txn.start_ts });
+    const counts = await q(
+      e,
+      "{ g2(func: eq(count(~genre), 2)) { uid } g1(func: eq(count(~genre), 1)) { uid } " +
+        "x3(func: eq(count(tag), 3)) { uid } x2(func: eq(count(tag), 2)) { uid } }",
+    );
+    expect(counts).toEqual({ g2: [{ uid: g }], g1: [], x3: [{ uid: x }], x2: [] });
+  });
+
+  it("commits queued in the same turn are written together, and a transaction that started meanwhile conflicts with them", async () => {
+    const e = t.engine;
+    const { a, b } = await setNow(e, '_:a <name> "A" .\n_:b <name> "B" .');
+    const t1 = await e.mutate({ mutations: [{ setNquads: `<${a}> <name> "A1" .` }] });
+    const t2 = await e.mutate({ mutations: [{ setNquads: `<${b}> <name> "B1" .` }] });
+    // Both commits queue in this turn; a transaction starting before they are written must not see them,
+    // and its write to <a> must conflict with the queued t1.
+    const c1 = e.commit({ startTs: t1.txn.start_ts });
+    const c2 = e.commit({ startTs: t2.txn.start_ts });
+    const t3 = await e.mutate({ mutations: [{ setNquads: `<${a}> <name> "A3" .` }] });
+    const [r1, r2] = await Promise.all([c1, c2]);
+    expect(r2.commit_ts).toBe((r1.commit_ts ?? 0) + 1);
+    expect(r1.commit_ts).toBeGreaterThan(t3.txn.start_ts);
+    expect(await q(e, `{ q(func: uid(${a})) { name } }`, t3.txn.start_ts)).toEqual({ q: [{ name: "A3" }] });
+    await expect(e.commit({ startTs: t3.txn.start_ts })).rejects.toBeInstanceOf(TxnAbortedError);
+    expect(await q(e, `{ a(func: uid(${a})) { name } b(func: uid(${b})) { name } }`)).toEqual({
+      a: [{ name: "A1" }],
+      b: [{ name: "B1" }],
+    });
+  });
+
   it("lets concurrent appends of different values to a list predicate both commit", async () => {
     const e = t.engine;
     await e.alter({ schema: "tag: [string] @index(exact) ." });
