@@ -324,14 +324,17 @@ export class GraphDB implements GraphEngine {
     let commitTs: number;
     let durable: Promise<void>;
     try {
-      ({ commitTs, durable } = await this.commits.enqueue({
-        deltas: txn.deltas,
-        conflictKeys: txn.conflictKeys,
-        // Conflict records are only ever checked by transactions that started before this commit and are
-        // still open; when this is the only open one (a commitNow load), there is nothing to record.
-        assigned: (ts) =>
-          this.oracle.recordCommit(txn.startTs, ts, this.txns.size > 1 ? txn.conflictKeys : NO_KEYS),
-      }));
+      ({ commitTs, durable } = await this.commits.enqueue(
+        {
+          deltas: txn.deltas,
+          conflictKeys: txn.conflictKeys,
+          // Conflict records are only ever checked by transactions that started before this commit and are
+          // still open; when this is the only open one (a commitNow load), there is nothing to record.
+          assigned: (ts) =>
+            this.oracle.recordCommit(txn.startTs, ts, this.txns.size > 1 ? txn.conflictKeys : NO_KEYS),
+        },
+        this.txns.size === 1,
+      ));
     } catch (e) {
       this.abortTxn(txn);
       throw e;

@@ -43,14 +43,19 @@ export class CommitQueue {
     return false;
   }
 
-  /** Queues a commit; resolves with its commit ts once its group is written (durable: `result.durable`). */
-  enqueue(commit: QueuedCommit): Promise<CommitResult> {
+  /**
+   * Queues a commit; resolves with its commit ts once its group is written (durable: `result.durable`).
+   * With `alone` (no other transaction is open, so none can conflict with it or see it late), an empty
+   * queue is written at once: waiting for others to join would only add conflict bookkeeping for the
+   * transactions that start meanwhile.
+   */
+  enqueue(commit: QueuedCommit, alone = false): Promise<CommitResult> {
     const result = new Promise<CommitResult>((resolve, reject) =>
       this.queued.push({ commit, resolve, reject }),
     );
     for (const k of commit.conflictKeys) this.keys.add(k);
     this.deltaCount += commit.deltas.size;
-    if (this.deltaCount >= this.maxDeltas) this.flush();
+    if (this.deltaCount >= this.maxDeltas || (alone && this.queued.length === 1)) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());

@@ -36,6 +36,11 @@ export class CommitWriter {
     private readonly schema: SchemaState,
   ) {}
 
+  private readonly counting = new Map<
+    string,
+    { name: string; schema: PredicateSchema | undefined; counted: Counted | undefined }
+  >();
+
   /**
    * Writes the deltas of one or more commits, in commit-ts order, in one atomic write: each commit's deltas
    * apply on top of the ones before it. Returns a promise that resolves when the write is durable.
@@ -115,7 +120,7 @@ export class CommitWriter {
       after: number,
     ) => void,
   ): DataRecord | undefined {
-    const counted = moveCount ? this.countedPredicate(d.key) : undefined;
+    const counted = moveCount ? this.countedPredicate(d.key, ks) : undefined;
     const kind = counted ? keyKind(d.key) : -1;
     // One lookup for most keys: only long (appendable) lists can have a tail or take the append path.
     const raw = w.peek(d.key);
@@ -124,7 +129,7 @@ export class CommitWriter {
       const prev = decodeRecordView(raw);
       const next = d.applyTo(prev);
       if (counted)
-        moveCount!(counted, d.key, kind === KeyKind.reverse, counted.length(prev), counted.length(next));
+        moveCount!(counted.s, d.key, kind === KeyKind.reverse, counted.length(prev), counted.length(next));
       if (!isEmptyRecord(next)) w.put(d.key, encodeRecord(next));
       else if (raw !== undefined) w.delete(d.key);
       touched?.add(ks);
@@ -134,7 +139,7 @@ export class CommitWriter {
     if (adds) {
       const before = counted ? list.count + (appendableHeader(w.peek(tailKey(d.key)))?.count ?? 0) : 0;
       if (appendUids(w, d.key, adds, list)) {
-        if (counted) moveCount!(counted, d.key, kind === KeyKind.reverse, before, before + adds.length);
+        if (counted) moveCount!(counted.s, d.key, kind === KeyKind.reverse, before, before + adds.length);
         // Large list, only higher uids added: appended (or added to its tail) without re-encoding it.
         const cached = touched?.has(ks) ? undefined : this.cache.peek(ks);
         touched?.add(ks);
@@ -150,25 +155,45 @@ export class CommitWriter {
     const prev = decodeRecord(value);
     const next = d.applyTo(prev);
     if (counted)
-      moveCount!(counted, d.key, kind === KeyKind.reverse, counted.length(prev), counted.length(next));
+      moveCount!(counted.s, d.key, kind === KeyKind.reverse, counted.length(prev), counted.length(next));
     writeList(w, d.key, isEmptyRecord(next) ? undefined : encodeRecord(next), tail);
     touched?.add(ks);
     return next;
   }
 
-  /** The schema of a data or reverse key's predicate when its list lengths are counted (`@count`). */
-  private countedPredicate(
-    key: Uint8Array,
-  ): (PredicateSchema & { length(r: DataRecord): number }) | undefined {
+  /**
+   * How a data or reverse key's list length is counted, when its predicate has `@count`; undefined
+   * otherwise. Cached by the key's predicate prefix, and checked against the schema (an alter replaces the
+   * predicate's schema object).
+   */
+  private countedPredicate(key: Uint8Array, ks: string): Counted | undefined {
     const kind = keyKind(key);
     if (kind !== KeyKind.data && kind !== KeyKind.reverse) return undefined;
-    const s = this.schema.predicate(predicateOfKey(key));
-    if (s === undefined || !s.count) return undefined;
-    if (kind === KeyKind.reverse) return s.reverse ? { ...s, length: uidLength } : undefined;
-    // As rebuildDerivedKeys counts: uid predicates by their uids, list scalars by their values.
-    if (s.type === "uid") return { ...s, length: uidLength };
-    return s.list ? { ...s, length: valueLength } : undefined;
+    const prefix = ks.slice(0, restOffset(key));
+    let entry = this.counting.get(prefix);
+    if (entry === undefined || this.schema.predicate(entry.name) !== entry.schema) {
+      const name = predicateOfKey(key);
+      const s = this.schema.predicate(name);
+      entry = { name, schema: s, counted: s ? counting(s, kind) : undefined };
+      if (this.counting.size >= 10_000) this.counting.clear();
+      this.counting.set(prefix, entry);
+    }
+    return entry.counted;
   }
+}
+
+/** A counted predicate and how its lists' lengths are measured. */
+interface Counted {
+  s: PredicateSchema;
+  length(r: DataRecord): number;
+}
+
+function counting(s: PredicateSchema, kind: number): Counted | undefined {
+  if (!s.count) return undefined;
+  if (kind === KeyKind.reverse) return s.reverse ? { s, length: uidLength } : undefined;
+  // As rebuildDerivedKeys counts: uid predicates by their uids, list scalars by their values.
+  if (s.type === "uid") return { s, length: uidLength };
+  return s.list ? { s, length: valueLength } : undefined;
 }
 
 const uidLength = (r: DataRecord) => r.uids.length;
