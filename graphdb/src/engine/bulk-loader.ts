@@ -15,10 +15,18 @@ import {
 import { applyUidDelta, containsUid, EMPTY_UIDS, sortUnique } from "../posting/uid-list.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
 import { blankPredicate, type PredicateSchema } from "../schema/schema-types.ts";
-import { countKey, dataKey, indexKey, MAX_KEY_BYTES, predicatePrefix, reverseKey } from "../store/keys.ts";
+import {
+  countKey,
+  dataKey,
+  indexKeyPrefix,
+  keyString,
+  latin1Bytes,
+  MAX_KEY_BYTES,
+  predicatePrefix,
+  reverseKey,
+} from "../store/keys.ts";
 import type { KVWriter } from "../store/kv-store.ts";
 import type { StagedBatch } from "../store/staged-batch.ts";
-import { keyString } from "../txn/transaction.ts";
 import { DgraphError } from "./errors.ts";
 import { type IndexJob, type IndexJobResult, runIndexJobs } from "./index-token-jobs.ts";
 
@@ -54,12 +62,6 @@ export interface BulkLoadHost {
   maxUid(): number;
   /** Persists an auto-created predicate. */
   persistPredicate(p: PredicateSchema): void;
-  /**
-   * Prepares one batch with `write` (synchronously; if it throws, nothing is written), then writes it
-   * atomically at a new commit ts in the background. The promise resolves when the batch is durable and
-   * visible to readers; the loader prepares its next batch meanwhile and waits for this one before it
-   * reads the store again.
-   */
   /** A batch to prepare a flush in, over a snapshot of everything written so far. */
   stage(): StagedBatch;
   /**
@@ -206,8 +208,8 @@ export class BulkLoader {
   }
 
   /**
-   * Waits for the flush being written. After a failure, this keeps the flushes made before it loaded (and
-   * surfaces a failed write).
+   * Waits for the flush being written, and surfaces its failure. Called at the end, and after a failure
+   * (the flushes written before it stay loaded; the failing one wrote nothing).
    */
   async settle(): Promise<void> {
     await this.writing;
@@ -473,9 +475,9 @@ function indexDelta(
   if (byToken === undefined) indexDeltas.set(predicate, (byToken = new Map()));
   let d = byToken.get(token);
   if (d === undefined) {
-    const key = indexKey(predicate, Buffer.from(token, "latin1"));
-    if (key.length > MAX_KEY_BYTES) throw new DgraphError("value in the mutation is too large for the index");
-    byToken.set(token, (d = { ks: keyString(key), key, add: [], remove: NO_REMOVALS }));
+    const ks = indexKeyPrefix(predicate) + token;
+    if (ks.length > MAX_KEY_BYTES) throw new DgraphError("value in the mutation is too large for the index");
+    byToken.set(token, (d = { ks, key: latin1Bytes(ks), add: [], remove: NO_REMOVALS }));
   }
   return d;
 }

@@ -1,6 +1,5 @@
 import { indexKey, MAX_KEY_BYTES } from "../store/keys.ts";
-import { getTokenizer } from "../tokenizer/registry.ts";
-import { tokenKey } from "../tokenizer/token-bytes.ts";
+import { getTokenizer, tokenKeysOf } from "../tokenizer/registry.ts";
 import { DgraphError } from "./errors.ts";
 
 /**
@@ -45,9 +44,7 @@ function runJob(job: IndexJob): IndexJobResult {
     if (tok === undefined) throw new Error(`Invalid tokenizer ${name}`);
     for (let i = 0; i < job.subjects.length; i++) {
       const value = { type: "string" as const, value: job.values[i] };
-      const keys = tok.tokenKeys
-        ? tok.tokenKeys(value, job.langs[i])
-        : tok.tokens(value, job.langs[i]).map(tokenKey);
+      const keys = tokenKeysOf(tok, value, job.langs[i]);
       const subject = job.subjects[i];
       for (const ts of keys) {
         const list = byToken.get(ts);

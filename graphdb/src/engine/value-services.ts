@@ -1,6 +1,5 @@
 import type { ValueServices } from "../mutation/mutation-applier.ts";
-import { getTokenizer } from "../tokenizer/registry.ts";
-import { tokenKey } from "../tokenizer/token-bytes.ts";
+import { getTokenizer, tokenKeysOf } from "../tokenizer/registry.ts";
 import { convertValue } from "../types/convert.ts";
 import { hashPassword } from "../types/password.ts";
 import { DgraphError } from "./errors.ts";
@@ -15,7 +14,7 @@ export const valueServices: ValueServices = {
   tokenKeys(name, value, lang) {
     const tok = getTokenizer(name);
     if (tok === undefined) throw new DgraphError(`Invalid tokenizer ${name}`);
-    return tok.tokenKeys ? tok.tokenKeys(value, lang) : tok.tokens(value, lang).map(tokenKey);
+    return tokenKeysOf(tok, value, lang);
   },
   convert: (value, to, predicate) => convertValue(value, to, predicate),
   hashPassword: (plain) => hashPassword(plain),

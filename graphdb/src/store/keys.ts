@@ -140,20 +140,11 @@ export function restOffset(key: Uint8Array): number {
   return 3 + ((key[1] << 8) | key[2]) + 1;
 }
 
-const predicateNames = new Map<string, string>();
 const nameDecoder = new TextDecoder();
 
-/** The predicate name of a predicate key (cached by its bytes: predicates are few). */
+/** The predicate name of a predicate key. */
 export function predicateOfKey(key: Uint8Array): string {
-  const end = restOffset(key) - 1;
-  const raw = keyString(key.subarray(3, end));
-  let name = predicateNames.get(raw);
-  if (name === undefined) {
-    name = nameDecoder.decode(key.subarray(3, end));
-    if (predicateNames.size >= 10_000) predicateNames.clear();
-    predicateNames.set(raw, name);
-  }
-  return name;
+  return nameDecoder.decode(key.subarray(3, restOffset(key) - 1));
 }
 
 /** The kind byte (KeyKind) of a predicate key, or -1 for other keys. */

@@ -29,10 +29,6 @@ export class StagedBatch {
     this.snapshot.release();
   }
 
-  get size(): number {
-    return this.keys.length;
-  }
-
   writer(): KVWriter {
     const snapshot = this.snapshot;
     return {

@@ -1,5 +1,6 @@
+import { keyString } from "../store/keys.ts";
 import type { TypedValue } from "../types/scalar.ts";
-import { stringToken, tokenKey } from "./token-bytes.ts";
+import { stringToken } from "./token-bytes.ts";
 import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 
 /**
@@ -75,16 +76,16 @@ export const hashTokenizer: Tokenizer = {
   sortable: false,
   lossy: true,
   allowedTypes: ["string"],
-  tokens(value: TypedValue): Uint8Array[] {
-    const out = new Uint8Array(9);
-    out[0] = TokenizerId.hash;
-    fnv1a64Into(value.value as string, out, 1);
-    return [out];
-  },
-  tokenKeys(value: TypedValue): string[] {
-    return [tokenKey(this.tokens(value)[0])];
-  },
+  tokens: (value: TypedValue): Uint8Array[] => [hashToken(value.value as string)],
+  tokenKeys: (value: TypedValue): string[] => [keyString(hashToken(value.value as string))],
 };
+
+function hashToken(s: string): Uint8Array {
+  const out = new Uint8Array(9);
+  out[0] = TokenizerId.hash;
+  fnv1a64Into(s, out, 1);
+  return out;
+}
 
 /**
  * `sha256` (Dgraph, for persisted GraphQL queries): values start with a 64-character hex SHA-256; that

@@ -1,4 +1,5 @@
 import { DgraphError } from "../engine/errors.ts";
+import { keyString } from "../store/keys.ts";
 import type { TypedValue } from "../types/scalar.ts";
 import { boolTokenizer } from "./bool.ts";
 import { dayTokenizer, hourTokenizer, monthTokenizer, yearTokenizer } from "./datetime.ts";
@@ -53,6 +54,11 @@ export function getTokenizerById(id: number): Tokenizer | undefined {
 /** Names of all tokenizers. */
 export function tokenizerNames(): string[] {
   return [...TOKENIZERS.keys()];
+}
+
+/** A tokenizer's tokens as latin1 key strings: its `tokenKeys` where it has one. */
+export function tokenKeysOf(t: Tokenizer, value: TypedValue, lang?: string): string[] {
+  return t.tokenKeys ? t.tokenKeys(value, lang) : t.tokens(value, lang).map(keyString);
 }
 
 /**

@@ -3,6 +3,8 @@
  * ordered so that byte order equals value order for sortable tokenizers.
  */
 
+import { keyString } from "../store/keys.ts";
+
 const encoder = new TextEncoder();
 
 /** UTF-8 length of a string (lone surrogates count as U+FFFD, 3 bytes, as TextEncoder writes them). */
@@ -45,15 +47,9 @@ export function stringToken(id: number, s: string): Uint8Array {
   return out;
 }
 
-/** A token's bytes as a latin1 string (one char per byte): the form index maps are keyed by. */
-export function tokenKey(token: Uint8Array): string {
-  if (token.length <= 64) return String.fromCharCode.apply(null, token as unknown as number[]);
-  return Buffer.from(token.buffer, token.byteOffset, token.byteLength).toString("latin1");
-}
-
-/** `tokenKey(stringToken(id, s))`, without the byte array for ASCII strings. */
+/** `keyString(stringToken(id, s))`, without the byte array for ASCII strings. */
 export function stringTokenKey(id: number, s: string): string {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return tokenKey(stringToken(id, s));
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return keyString(stringToken(id, s));
   return String.fromCharCode(id) + s;
 }
 

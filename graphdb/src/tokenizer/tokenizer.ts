@@ -43,8 +43,8 @@ export interface Tokenizer {
   tokens(value: TypedValue, lang?: string): Uint8Array[];
   /**
    * The same tokens as latin1 strings (one char per byte of the token), for bulk index builds that key
-   * maps by token: string tokenizers produce them without building byte arrays. Optional; callers fall
-   * back to `tokens`.
+   * maps by token: string tokenizers produce them without building byte arrays. Optional: call it through
+   * `tokenKeysOf` (registry), which falls back to `tokens`.
    */
   tokenKeys?(value: TypedValue, lang?: string): string[];
 }

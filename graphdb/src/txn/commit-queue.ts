@@ -32,10 +32,6 @@ export class CommitQueue {
     private readonly maxDeltas = 200_000,
   ) {}
 
-  get size(): number {
-    return this.queued.length;
-  }
-
   /** Whether a transaction writing these conflict keys would conflict with a commit in the queue. */
   conflictsWithQueued(keys: Iterable<number>): boolean {
     if (this.keys.size === 0) return false;

@@ -27,20 +27,14 @@ export class Transaction {
   ) {}
 
   delta(key: Uint8Array, list: boolean): KeyDelta {
-    const k = keyString(key);
-    let d = this.deltas.get(k);
-    if (d === undefined) {
-      d = new KeyDelta(key, list);
-      this.deltas.set(k, d);
-    }
-    return d;
+    return this.deltaAt(keyString(key), list, key);
   }
 
   /** `delta` for a key given as its latin1 string (`keyString`); the key bytes are built only for a new key. */
-  deltaAt(ks: string, list: boolean): KeyDelta {
+  deltaAt(ks: string, list: boolean, key?: Uint8Array): KeyDelta {
     let d = this.deltas.get(ks);
     if (d === undefined) {
-      d = new KeyDelta(latin1Bytes(ks), list);
+      d = new KeyDelta(key ?? latin1Bytes(ks), list);
       this.deltas.set(ks, d);
     }
     return d;
