@@ -32,7 +32,11 @@ export class StagedBatch {
   writer(): KVWriter {
     const snapshot = this.snapshot;
     return {
-      get: (key) => snapshot.get(key)?.slice(),
+      get: (key) => {
+        const v = snapshot.get(key);
+        // A copy: the snapshot's value is a view the next read overwrites (and Buffer#slice would not copy).
+        return v === undefined ? undefined : (Uint8Array.prototype.slice.call(v) as Uint8Array);
+      },
       peek: (key) => snapshot.get(key),
       put: (key, value) => {
         this.keys.push(key);

@@ -136,4 +136,21 @@ describe("list tails", () => {
     };
     expect(r.a[0].n).toBe(3002);
   });
+  it("bulk-loads into a long list that has a tail when the new uids do not append (the list is merged whole)", async () => {
+    const t = openTestEngine({ noSync: true });
+    cleanups.push(t.cleanup);
+    await t.engine.alter({ schema: "tag: string @index(exact) ." });
+    const set = async (nquads: string) =>
+      (await t.engine.mutate({ mutations: [{ setNquads: nquads }], commitNow: true })).uids;
+    const early = (await set('_:e <tag> "early" .')).e;
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `_:s${i} <tag> "common" .`).join("\n");
+    await set(many(1100));
+    for (let c = 0; c < 3; c++) await set(many(50)); // a long list's additions go to its tail
+    // `early` sorts before every uid in the list: the bulk loader must read the list with its tail and merge.
+    await t.engine.bulkLoad(`<${early}> <tag> "common" .`);
+    const r = (await q(t.engine, '{ a(func: eq(tag, "common")) { n: count(uid) } }')) as {
+      a: { n: number }[];
+    };
+    expect(r.a[0].n).toBe(1100 + 150 + 1);
+  });
 });

@@ -18,6 +18,22 @@ const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | undefined) => (b === undefined ? undefined : new TextDecoder().decode(b));
 
 describe("staged batches", () => {
+  it("get returns a copy that later reads leave intact (peek a view that they may overwrite)", async () => {
+    const { store } = freshStore();
+    await store.write((w) => {
+      w.put(bytes("list"), bytes("long list value"));
+      w.put(bytes("tail"), bytes("tail"));
+    }).durable;
+    const batch = new StagedBatch(store.snapshot());
+    const w = batch.writer();
+    const list = w.get(bytes("list"));
+    w.peek(bytes("tail"));
+    w.get(bytes("tail"));
+    expect(text(list)).toBe("long list value");
+    batch.release();
+    await store.close();
+  });
+
   it("reads the snapshot it was prepared against and writes nothing until applied", async () => {
     const { store } = freshStore();
     await store.write((w) => w.put(bytes("a"), bytes("1"))).durable;
