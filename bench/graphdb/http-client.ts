@@ -15,12 +15,19 @@ export interface DgraphHttpResponse {
   errors?: { message: string; extensions?: { code?: string } }[];
 }
 
+/** The Node flags `trellis-graphdb` runs with (its shebang): the server child is measured as deployed. */
+const SERVER_FLAGS = ["--max-semi-space-size=64"];
+
 export async function startServerChild(dir: string): Promise<ServerChild> {
   const script = fileURLToPath(new URL("./http-server-child.ts", import.meta.url));
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...extra, "--import", "tsx", script, dir], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...SERVER_FLAGS, ...extra, "--import", "tsx", script, dir],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     let buf = "";
     child.once("exit", (code) => reject(new Error(`server child exited with code ${code}`)));

@@ -430,11 +430,12 @@ export function compareTokens(
   return toks[0];
 }
 
-/** Trigram index tokens a regexp needs: AND of OR groups; null = too wide. */
-export function regexTokenGroups(pattern: string, flags: string): Uint8Array[][] | null {
-  const groups = regexTrigrams(pattern, flags);
-  if (groups === null || groups.length === 0) return null;
-  return groups.map((g) => g.map((t) => stringToken(getTokenizer("trigram")!.id, t)));
+/** Trigram index tokens a regexp needs: an OR of alternatives, each an AND of OR groups; null = too wide. */
+export function regexTokenGroups(pattern: string, flags: string): Uint8Array[][][] | null {
+  const alternatives = regexTrigrams(pattern, flags);
+  if (alternatives === null || alternatives.length === 0) return null;
+  const id = getTokenizer("trigram")!.id;
+  return alternatives.map((groups) => groups.map((g) => g.map((t) => stringToken(id, t))));
 }
 
 /** Trigram index tokens of a fuzzy-match string. */

@@ -461,12 +461,15 @@ function rootText(ctx: ExecContext, p: Prepared<"text">): UidList {
 }
 
 function rootRegexp(ctx: ExecContext, p: Prepared<"regexp">): UidList {
-  const groups = regexTokenGroups(p.pattern, p.flags);
-  if (groups === null) {
+  const alternatives = regexTokenGroups(p.pattern, p.flags);
+  if (alternatives === null) {
     throw new DgraphError("regular expression is too wide-ranging and can't be executed efficiently");
   }
-  const lists = groups.map((g) => unionAll(g.map((t) => ctx.reader.index(p.attr, t))));
-  const candidates = intersectAll(lists);
+  const candidates = unionAll(
+    alternatives.map((groups) =>
+      intersectAll(groups.map((g) => unionAll(g.map((t) => ctx.reader.index(p.attr, t))))),
+    ),
+  );
   return recheck(ctx, p.attr, p.lang === "." ? "" : p.lang, p.schema.list, candidates, (v) =>
     regexMatches(p.regex, v),
   );

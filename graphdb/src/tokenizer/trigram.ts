@@ -56,20 +56,82 @@ function trigramAlternatives(tri: string[], ignoreCase: boolean): string[] {
 
 /**
  * The trigrams a regular expression (Go RE2 syntax, as in `regexp(pred, /re/flags)`) requires of any
- * matching string, as an AND of OR-groups: a string can only match if, for every group, it contains at
- * least one of the group's trigrams (groups hold the case variants under the `i` flag or `(?i)`).
+ * matching string, as an OR of alternatives (the pattern's top-level `a|b|…` branches), each an AND of
+ * OR-groups: a string can only match if, for some alternative, it contains at least one trigram of every
+ * group (groups hold the case variants under the `i` flag or `(?i)`).
  *
- * Deliberately simple and conservative: only literal runs outside groups and character classes count;
- * a character followed by `?`, `*` or `{0,…}` ends a run without being part of it; any `|` gives up.
- * Returns null when no trigram is required: the index can't narrow the search (Dgraph then reports
- * the regular expression as too wide-ranging at the query root).
+ * Deliberately simple and conservative: only literal runs outside groups and character classes count,
+ * and a character followed by `?`, `*` or `{0,…}` ends a run without being part of it; an alternation
+ * inside a group leaves the group out. Returns null when some alternative requires no trigram: the index
+ * can't narrow the search (Dgraph then reports the regular expression as too wide-ranging at the query
+ * root).
  */
-export function regexTrigrams(pattern: string, flags = ""): string[][] | null {
+export function regexTrigrams(pattern: string, flags = ""): string[][][] | null {
   let ignoreCase = flags.includes("i");
-  const chars = Array.from(pattern);
+  const alternatives: string[][][] = [];
+  for (const branch of topLevelBranches(Array.from(pattern))) {
+    const r = branchTrigrams(branch, ignoreCase);
+    if (r.groups === null) return null;
+    // A `(?i)` at the top level applies to the branches after it too.
+    ignoreCase = r.ignoreCase;
+    alternatives.push(r.groups);
+  }
+  return alternatives;
+}
+
+/** Splits a pattern at its top-level `|` (outside groups, character classes, escapes and `\Q…\E`). */
+function topLevelBranches(chars: string[]): string[][] {
+  const branches: string[][] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i];
+    if (c === "\\") {
+      if (chars[i + 1] === "Q") {
+        i += 2;
+        while (i < chars.length && !(chars[i] === "\\" && chars[i + 1] === "E")) i++;
+      }
+      i++;
+    } else if (c === "[") {
+      i = classEnd(chars, i);
+      if (i < 0) return [chars]; // unclosed class: branchTrigrams gives up on it
+    } else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) {
+      branches.push(chars.slice(start, i));
+      start = i + 1;
+    }
+  }
+  branches.push(chars.slice(start));
+  return branches;
+}
+
+/** Index of the `]` closing the character class that opens at `open`, or -1 when it is unclosed. */
+function classEnd(chars: string[], open: number): number {
+  let j = open + 1;
+  if (chars[j] === "^") j++;
+  if (chars[j] === "]") j++;
+  while (j < chars.length && chars[j] !== "]") {
+    if (chars[j] === "\\") j++;
+    else if (chars[j] === "[" && chars[j + 1] === ":") {
+      const close = chars.indexOf("]", j + 2);
+      if (close > 0) j = close;
+    }
+    j++;
+  }
+  return j < chars.length ? j : -1;
+}
+
+/** The AND of OR-groups one branch (no top-level `|`) requires, and the case flag in force after it. */
+function branchTrigrams(
+  chars: string[],
+  ignoreCaseIn: boolean,
+): { groups: string[][] | null; ignoreCase: boolean } {
+  let ignoreCase = ignoreCaseIn;
   const runs: string[][] = [];
   let run: string[] = [];
   let depth = 0;
+  const none = () => ({ groups: null, ignoreCase });
   const endRun = () => {
     if (run.length >= 3) runs.push(run);
     run = [];
@@ -116,7 +178,7 @@ export function regexTrigrams(pattern: string, flags = ""): string[][] | null {
     const c = chars[i];
     if (c === "\\") {
       const n = chars[i + 1];
-      if (n === undefined) return null; // trailing backslash: invalid pattern
+      if (n === undefined) return none(); // trailing backslash: invalid pattern
       if (n === "Q") {
         // \Q…\E quotes literal text
         let end = i + 2;
@@ -151,18 +213,8 @@ export function regexTrigrams(pattern: string, flags = ""): string[][] | null {
     }
     if (c === "[") {
       endRun();
-      let j = i + 1;
-      if (chars[j] === "^") j++;
-      if (chars[j] === "]") j++;
-      while (j < chars.length && chars[j] !== "]") {
-        if (chars[j] === "\\") j++;
-        else if (chars[j] === "[" && chars[j + 1] === ":") {
-          const close = chars.indexOf("]", j + 2);
-          if (close > 0) j = close;
-        }
-        j++;
-      }
-      if (j >= chars.length) return null; // unclosed class
+      const j = classEnd(chars, i);
+      if (j < 0) return none(); // unclosed class
       i = j + 1;
       continue;
     }
@@ -185,11 +237,16 @@ export function regexTrigrams(pattern: string, flags = ""): string[][] | null {
     if (c === ")") {
       endRun();
       depth--;
-      if (depth < 0) return null;
+      if (depth < 0) return none();
       i++;
       continue;
     }
-    if (c === "|") return null;
+    if (c === "|") {
+      // Only inside a group (the caller split the top level): the group is left out already.
+      endRun();
+      i++;
+      continue;
+    }
     if (c === "." || c === "^" || c === "$") {
       endRun();
       i++;
@@ -220,7 +277,7 @@ export function regexTrigrams(pattern: string, flags = ""): string[][] | null {
       groups.push(alternatives);
     }
   }
-  return groups.length > 0 ? groups : null;
+  return { groups: groups.length > 0 ? groups : null, ignoreCase };
 }
 
 /** The index token of one trigram string (for the groups regexTrigrams returns). */

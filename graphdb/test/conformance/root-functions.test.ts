@@ -123,6 +123,13 @@ const cases: Case[] = [
   names("regexp with a trigram index", "regexp(name, /^Ali/)", [ALICE]),
   names("regexp with the i flag", "regexp(name, /SMITH$/i)", [ALICE, CAROL]),
   names("regexp matching nothing", "regexp(name, /^Zed/)", []),
+  names("regexp with alternatives unions them", "regexp(name, /^Bob|Carol/)", [BOB, CAROL]),
+  names("regexp alternatives inside a group", "regexp(name, /^(Alice|Carol) Smith$/)", [ALICE, CAROL]),
+  fails(
+    "regexp with an alternative that yields no trigram is too wide at root",
+    "regexp(name, /^Bob|Da/)",
+    ": regular expression is too wide-ranging and can't be executed efficiently",
+  ),
   fails(
     "regexp that yields no trigram is too wide at root",
     "regexp(name, /^A/)",
