@@ -28,8 +28,8 @@ export type TokenKind =
   | "EOF";
 
 /**
- * One lexeme. `value` is the source text, except for IRIs (`<name>` → `name`). Quoted strings keep their
- * quotes (see `isQuoted` / `unquote`).
+ * One lexeme. `value` is the source text, except for IRIs (`<name>` → `name`, `~<name>` → `~name`).
+ * Quoted strings keep their quotes (see `isQuoted` / `unquote`).
  */
 export interface Token {
   readonly kind: TokenKind;
@@ -427,7 +427,7 @@ class Lexer {
     if (isNameBegin(c)) {
       this.pos++;
       this.acceptNameSuffix();
-      this.emit("Name");
+      this.emitName();
       return;
     }
     this.pos++;
@@ -490,7 +490,7 @@ class Lexer {
     if (isNameBegin(c) || isDigit(c)) {
       this.pos++;
       this.acceptNameSuffix();
-      this.emit("Name");
+      this.emitName();
       this.argEmpty = false;
       return;
     }
@@ -665,6 +665,28 @@ class Lexer {
       this.emit("Name");
       return;
     }
+  }
+
+  /**
+   * Emits the name just scanned. A lone `~` right before `<` names a reverse edge by IRI (`~<director.film>`,
+   * `~</film/film/starring>`): emitted as one name, `~` and the IRI's content, as `~director.film` is.
+   */
+  private emitName(): void {
+    const s = this.input;
+    if (
+      this.pos - this.start !== 1 ||
+      s.charCodeAt(this.start) !== CH_TILDE ||
+      s.charCodeAt(this.pos) !== CH_LT
+    ) {
+      this.emit("Name");
+      return;
+    }
+    const { start, startLine: line, startColumn: column } = this;
+    const at = this.tokens.length;
+    this.pos++;
+    this.lexIri();
+    const iri = this.tokens[at];
+    this.tokens[at] = { ...iri, value: `~${iri.value}`, start, line, column };
   }
 
   /** `<iri>` (the `<` is consumed): emits the name without brackets. */

@@ -165,6 +165,13 @@ const cases: Case[] = [
   },
   {
     ...SOCIAL,
+    name: "~<pred> names a reverse edge by IRI, in a selection, count() and has()",
+    query:
+      "{ q(func: uid({{carol}})) @filter(has(~<friend>)) { ~<friend> { name } n: count(~<friend>) } }",
+    expected: { q: [{ "~friend": [{ name: "Alice" }, { name: "Bob" }], n: 2 }] },
+  },
+  {
+    ...SOCIAL,
     name: "~pred with an alias",
     query: "{ q(func: uid({{carol}})) { followers: ~friend { name } } }",
     expected: { q: [{ followers: [{ name: "Alice" }, { name: "Bob" }] }] },
