@@ -53,38 +53,14 @@ function quoteChar(c: string): string {
 
 /** Parses `text` like Go's `json.Unmarshal` validity check; offsets in the result are string indices. */
 export function parseGoJson(text: string): GoJsonValue {
-  checkDepth(text);
   const parser = new Parser(text);
   return parser.parseDocument();
 }
 
-/**
- * Rejects nesting beyond Go's limit before the recursive parse (which would overflow the stack first),
- * reporting the bracket that exceeded it as Go does.
- */
-function checkDepth(text: string): void {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) {
-      if (++depth > MAX_DEPTH) {
-        throw new GoJsonError(
-          `invalid character ${quoteChar(text[i])} exceeded max depth`,
-          Buffer.byteLength(text.slice(0, i)) + 1,
-          "syntax",
-        );
-      }
-    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
-  }
-}
-
 /** Go's encoding/json nesting limit. */
 const MAX_DEPTH = 10_000;
+
+type Container = GoJsonValue & { kind: "object" | "array" };
 
 class Parser {
   private pos = 0;
@@ -122,14 +98,84 @@ class Parser {
     return this.text[this.pos];
   }
 
+  /**
+   * One value. Iterative, with an explicit stack of the open objects and arrays, so nesting up to Go's
+   * limit (10,000) never overflows the call stack.
+   */
   private parseValue(context: string): GoJsonValue {
-    const c = this.peek();
-    const start = this.pos;
+    const open: Container[] = [];
+    /** The key each open object is reading the value of. */
+    const keys: string[] = [];
+    let expecting = context;
+    for (;;) {
+      const c = this.peek();
+      const start = this.pos;
+      let value: GoJsonValue;
+      if (c === "{" || c === "[") {
+        if (++this.depth > MAX_DEPTH) this.fail(this.pos, "exceeded max depth");
+        this.pos++;
+        this.skipSpace();
+        const container: Container =
+          c === "{"
+            ? { kind: "object", entries: [], start, end: 0 }
+            : { kind: "array", items: [], start, end: 0 };
+        if (this.peek() !== (c === "{" ? "}" : "]")) {
+          open.push(container);
+          if (container.kind === "object") keys.push(this.parseKey());
+          expecting = "looking for beginning of value";
+          continue;
+        }
+        this.pos++;
+        this.depth--;
+        container.end = this.pos;
+        value = container;
+      } else {
+        value = this.parseScalar(c, start, expecting);
+      }
+      // Hand the value to its container, closing every container that ends after it.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (top === undefined) return value;
+        if (top.kind === "array") top.items.push(value);
+        else top.entries.push([keys[keys.length - 1], value]);
+        this.skipSpace();
+        const d = this.peek();
+        this.pos++;
+        if (d === (top.kind === "array" ? "]" : "}")) {
+          this.depth--;
+          top.end = this.pos;
+          open.pop();
+          if (top.kind === "object") keys.pop();
+          value = top;
+          continue;
+        }
+        if (d !== ",")
+          this.fail(
+            this.pos - 1,
+            top.kind === "array" ? "after array element" : "after object key:value pair",
+          );
+        if (top.kind === "object") keys[keys.length - 1] = this.parseKey();
+        else this.skipSpace();
+        expecting = "looking for beginning of value";
+        break;
+      }
+    }
+  }
+
+  /** `"key":` and the space after it, inside an object. */
+  private parseKey(): string {
+    this.skipSpace();
+    if (this.peek() !== '"') this.fail(this.pos, "looking for beginning of object key string");
+    const key = this.parseString();
+    this.skipSpace();
+    if (this.peek() !== ":") this.fail(this.pos, "after object key");
+    this.pos++;
+    this.skipSpace();
+    return key;
+  }
+
+  private parseScalar(c: string, start: number, context: string): GoJsonValue {
     switch (c) {
-      case "{":
-        return this.parseObject();
-      case "[":
-        return this.parseArray();
       case '"':
         return { kind: "string", value: this.parseString(), start, end: this.pos };
       case "t":
@@ -144,61 +190,6 @@ class Parser {
       default:
         if (c === "-" || isDigit(c)) return this.parseNumber();
         return this.fail(this.pos, context);
-    }
-  }
-
-  private leave(v: GoJsonValue): GoJsonValue {
-    this.depth--;
-    return v;
-  }
-
-  private enter(): void {
-    if (++this.depth > MAX_DEPTH) this.fail(this.pos, "exceeded max depth");
-  }
-
-  private parseObject(): GoJsonValue {
-    this.enter();
-    const start = this.pos++;
-    const entries: [string, GoJsonValue][] = [];
-    this.skipSpace();
-    if (this.peek() === "}") {
-      this.pos++;
-      return this.leave({ kind: "object", entries, start, end: this.pos });
-    }
-    for (;;) {
-      this.skipSpace();
-      if (this.peek() !== '"') this.fail(this.pos, "looking for beginning of object key string");
-      const key = this.parseString();
-      this.skipSpace();
-      if (this.peek() !== ":") this.fail(this.pos, "after object key");
-      this.pos++;
-      this.skipSpace();
-      entries.push([key, this.parseValue("looking for beginning of value")]);
-      this.skipSpace();
-      const c = this.peek();
-      this.pos++;
-      if (c === "}") return this.leave({ kind: "object", entries, start, end: this.pos });
-      if (c !== ",") this.fail(this.pos - 1, "after object key:value pair");
-    }
-  }
-
-  private parseArray(): GoJsonValue {
-    this.enter();
-    const start = this.pos++;
-    const items: GoJsonValue[] = [];
-    this.skipSpace();
-    if (this.peek() === "]") {
-      this.pos++;
-      return this.leave({ kind: "array", items, start, end: this.pos });
-    }
-    for (;;) {
-      this.skipSpace();
-      items.push(this.parseValue("looking for beginning of value"));
-      this.skipSpace();
-      const c = this.peek();
-      this.pos++;
-      if (c === "]") return this.leave({ kind: "array", items, start, end: this.pos });
-      if (c !== ",") this.fail(this.pos - 1, "after array element");
     }
   }
 

@@ -166,8 +166,7 @@ const cases: Case[] = [
   {
     ...SOCIAL,
     name: "~<pred> names a reverse edge by IRI, in a selection, count() and has()",
-    query:
-      "{ q(func: uid({{carol}})) @filter(has(~<friend>)) { ~<friend> { name } n: count(~<friend>) } }",
+    query: "{ q(func: uid({{carol}})) @filter(has(~<friend>)) { ~<friend> { name } n: count(~<friend>) } }",
     expected: { q: [{ "~friend": [{ name: "Alice" }, { name: "Bob" }], n: 2 }] },
   },
   {

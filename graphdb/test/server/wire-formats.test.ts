@@ -77,6 +77,35 @@ describe("Go JSON syntax errors", () => {
   });
 });
 
+describe("Go JSON nesting", () => {
+  const nested = (n: number, open: string, close: string) => `${open.repeat(n)}1${close.repeat(n)}`;
+
+  it("parses nesting up to Go's limit (10,000) without overflowing the call stack", () => {
+    for (const [open, close] of [
+      ["[", "]"],
+      ['{"a":', "}"],
+    ]) {
+      let value = parseGoJson(nested(10_000, open, close));
+      let depth = 0;
+      while (value.kind === "array" || value.kind === "object") {
+        depth++;
+        value = value.kind === "array" ? value.items[0] : value.entries[0][1];
+      }
+      expect(depth).toBe(10_000);
+      expect(value).toMatchObject({ kind: "number", text: "1" });
+    }
+  });
+
+  it("rejects the 10,001st level at its bracket, and reports an earlier syntax error first", () => {
+    expect(jsonError(nested(10_001, "[", "]"))).toBe(
+      "Error parsing JSON at line 1, character 10002: invalid character '[' exceeded max depth\n",
+    );
+    expect(jsonError(`[x,${nested(10_001, "[", "]")}]`)).toContain(
+      "invalid character 'x' looking for beginning",
+    );
+  });
+});
+
 describe("Go query-string parsing", () => {
   it("parses Go durations", () => {
     expect(parseGoDuration("600s")).toBe(600e9);
