@@ -205,16 +205,26 @@ export function latin1Bytes(ks: string): Uint8Array {
   return key;
 }
 
-const indexPrefixes = new Map<string, string>();
+const kindPrefixes = new Map<number, Map<string, string>>();
 
-/** `keyString(indexKey(pred, token))` is this prefix followed by the token's latin1 string (cached). */
-export function indexKeyPrefix(pred: string): string {
-  let p = indexPrefixes.get(pred);
+/**
+ * `keyString` of a predicate's keys of one kind up to their rest (uid, token, count): the same string
+ * object every time (cached), so Maps keyed by it hash it once.
+ */
+export function kindKeyPrefix(pred: string, kind: number): string {
+  let byPred = kindPrefixes.get(kind);
+  if (byPred === undefined) kindPrefixes.set(kind, (byPred = new Map()));
+  let p = byPred.get(pred);
   if (p === undefined) {
-    p = keyString(indexKey(pred, new Uint8Array(0)));
+    p = keyString(withKind(pred, kind, 0).key);
     // Predicates come and go with schemas: a bound keeps a stream of new names from growing it forever.
-    if (indexPrefixes.size >= 10_000) indexPrefixes.clear();
-    indexPrefixes.set(pred, p);
+    if (byPred.size >= 10_000) byPred.clear();
+    byPred.set(pred, p);
   }
   return p;
+}
+
+/** `keyString(indexKey(pred, token))` is this prefix followed by the token's latin1 string. */
+export function indexKeyPrefix(pred: string): string {
+  return kindKeyPrefix(pred, KeyKind.index);
 }

@@ -1,7 +1,7 @@
 import type { GraphReader, IndexEntry, SchemaView, UidList, ValuePosting } from "../engine/graph-reader.ts";
 import type { Facet } from "../mutation/edge.ts";
 import { withTail } from "../posting/list-tail.ts";
-import type { PostingCache } from "../posting/posting-cache.ts";
+import type { PostingCache, UidGroup } from "../posting/posting-cache.ts";
 import { type DataRecord, decodeRecord } from "../posting/posting-record.ts";
 import { sortUnique } from "../posting/uid-list.ts";
 import {
@@ -9,6 +9,7 @@ import {
   dataKey,
   indexKey,
   KeyKind,
+  kindKeyPrefix,
   kindRange,
   prefixEnd,
   readCount,
@@ -66,32 +67,62 @@ export class TxnReader implements GraphReader {
     return d === undefined ? base.length : d.uidCountOn(base);
   }
 
+  /**
+   * The committed version of a data or reverse key, found in the cache by uid (no key bytes or string are
+   * built on a hit). Only for transactions without writes: own deltas are keyed by key string.
+   */
+  private baseByUid(group: UidGroup, kind: number, pred: string, uid: number): DataRecord {
+    const snap = this.txn.snapshot;
+    const cached = this.cache.getIn(group, uid, snap.epoch);
+    if (cached !== undefined) return cached;
+    const key = kind === KeyKind.data ? dataKey(pred, uid) : reverseKey(pred, uid);
+    const rec = decodeRecord(withTail((k) => snap.kv.get(k), key, snap.kv.get(key)));
+    if (snap.epoch === this.snapshots.currentEpoch())
+      this.cache.setIn(group, uid, rec, snap.epoch, key.length);
+    return rec;
+  }
+
+  /** The records of a predicate's data (or reverse) keys for these uids, as this transaction sees them. */
+  private recordsByUid(pred: string, kind: number, uids: UidList): DataRecord[] {
+    const out = new Array<DataRecord>(uids.length);
+    if (this.txn.deltas.size > 0) {
+      const key = kind === KeyKind.data ? dataKey : reverseKey;
+      for (let i = 0; i < uids.length; i++) out[i] = this.record(key(pred, uids[i]));
+      return out;
+    }
+    const group = this.cache.uidGroup(kindKeyPrefix(pred, kind));
+    for (let i = 0; i < uids.length; i++) out[i] = this.baseByUid(group, kind, pred, uids[i]);
+    return out;
+  }
+
+  private recordByUid(pred: string, kind: number, uid: number): DataRecord {
+    if (this.txn.deltas.size > 0)
+      return this.record(kind === KeyKind.data ? dataKey(pred, uid) : reverseKey(pred, uid));
+    return this.baseByUid(this.cache.uidGroup(kindKeyPrefix(pred, kind)), kind, pred, uid);
+  }
+
   uids(pred: string, subject: number): UidList {
-    return this.record(dataKey(pred, subject)).uids;
+    return this.recordByUid(pred, KeyKind.data, subject).uids;
   }
 
   uidsMany(pred: string, subjects: UidList): UidList[] {
-    const out = new Array<UidList>(subjects.length);
-    for (let i = 0; i < subjects.length; i++) out[i] = this.record(dataKey(pred, subjects[i])).uids;
-    return out;
+    return this.recordsByUid(pred, KeyKind.data, subjects).map((r) => r.uids);
   }
 
   edgeFacets(pred: string, subject: number, object: number): Facet[] | undefined {
-    return this.record(dataKey(pred, subject)).uidFacets?.get(object);
+    return this.recordByUid(pred, KeyKind.data, subject).uidFacets?.get(object);
   }
 
   values(pred: string, subject: number): ValuePosting[] {
-    return this.record(dataKey(pred, subject)).values;
+    return this.recordByUid(pred, KeyKind.data, subject).values;
   }
 
   valuesMany(pred: string, subjects: UidList): ValuePosting[][] {
-    const out = new Array<ValuePosting[]>(subjects.length);
-    for (let i = 0; i < subjects.length; i++) out[i] = this.record(dataKey(pred, subjects[i])).values;
-    return out;
+    return this.recordsByUid(pred, KeyKind.data, subjects).map((r) => r.values);
   }
 
   reverse(pred: string, object: number): UidList {
-    return this.record(reverseKey(pred, object)).uids;
+    return this.recordByUid(pred, KeyKind.reverse, object).uids;
   }
 
   index(pred: string, token: Uint8Array): UidList {
