@@ -25,6 +25,8 @@ export interface KVSnapshot {
   get(key: Uint8Array): Uint8Array | undefined;
   getMany(keys: Uint8Array[]): (Uint8Array | undefined)[];
   scan(options: ScanOptions): Iterable<KVEntry>;
+  /** The keys of a range, without reading their values (existence checks: `has(pred)`). */
+  scanKeys(options: ScanOptions): Iterable<Uint8Array>;
   release(): void;
 }
 

@@ -45,6 +45,17 @@ class LmdbSnapshot implements KVSnapshot {
     return scanRange(this.db, o, this.txn);
   }
 
+  scanKeys(o: ScanOptions): Iterable<Uint8Array> {
+    if (o.reverse) return Array.from(scanRange(this.db, o, this.txn), (e) => e.key);
+    return this.db.getRange({
+      start: o.start,
+      end: o.end,
+      limit: o.limit,
+      values: false,
+      transaction: this.txn,
+    } as never) as unknown as Iterable<Uint8Array>;
+  }
+
   release(): void {
     if (this.released) return;
     this.released = true;

@@ -185,7 +185,7 @@ export class TxnReader implements GraphReader {
     const pending = this.pendingIn(start, end);
     if (pending.length === 0) {
       // Fast path: existence of the key is enough (empty lists are deleted on commit).
-      for (const { key } of this.txn.snapshot.kv.scan({ start, end })) {
+      for (const key of this.txn.snapshot.kv.scanKeys({ start, end })) {
         if (n === out.length) out = grow(out);
         out[n++] = readUid(key, at);
       }

@@ -68,6 +68,13 @@ describe("LMDB store", () => {
       5,
       1,
     ]);
+    // Keys only, as the snapshot saw them (a later write does not show), with a limit and backwards.
+    store.write((w) => w.put(dataKey("name", 2), bytes("v")));
+    expect([...snap.scanKeys(range)].map((k) => readUid(k, at))).toEqual([1, 5, 300, 2 ** 40]);
+    expect([...snap.scanKeys({ ...range, limit: 2 })].map((k) => readUid(k, at))).toEqual([1, 5]);
+    expect([...snap.scanKeys({ ...range, reverse: true, limit: 1 })].map((k) => readUid(k, at))).toEqual([
+      2 ** 40,
+    ]);
     snap.release();
     await store.write((w) => w.deleteRange(predicateRange("name").start, predicateRange("name").end)).durable;
     const after = store.snapshot();
