@@ -72,10 +72,13 @@ function recheck(
   list: boolean,
   uids: UidList,
   test: (v: TypedValue) => boolean,
+  /** Rows whose index hit is known exact: kept without the test. */
+  exact?: (row: ValuePosting[]) => boolean,
 ): UidList {
   if (uids.length === 0) return uids;
   const rows = readValues(ctx, attr, uids);
   return filterUids(uids, (_uid, i) => {
+    if (exact?.(rows[i])) return true;
     const vals = valuesForFunction(rows[i], lang, list);
     for (const v of vals) if (test(v.value)) return true;
     return false;
@@ -455,8 +458,19 @@ function rootHas(ctx: ExecContext, p: Prepared<"has">): UidList {
 function rootText(ctx: ExecContext, p: Prepared<"text">): UidList {
   const rows = p.tokens.map((t) => ctx.reader.index(p.attr, t));
   let out = p.all ? intersectAll(rows) : unionAll(rows);
-  if (needsStringFiltering(p))
-    out = recheck(ctx, p.attr, p.lang, p.schema.list, out, (v) => textMatches(p, v));
+  if (needsStringFiltering(p)) {
+    // A node whose only value is tagged with the function's language matched the index through that value,
+    // which was tokenized as the function's words were (same tokenizer, same language): no need to test it.
+    out = recheck(
+      ctx,
+      p.attr,
+      p.lang,
+      p.schema.list,
+      out,
+      (v) => textMatches(p, v),
+      p.lang === "" ? undefined : (row) => row.length === 1 && row[0].lang === p.lang,
+    );
+  }
   return out;
 }
 

@@ -45,6 +45,20 @@ const LANG = {
 };
 const LANG_Q = (field: string) => `{ q(func: uid({{x}}, {{y}}, {{z}})) { ${field} } }`;
 
+/** Text functions on tagged values. a: en + fr; b: en only; c: fr only; d: untagged + en. */
+const LANG_TEXT = {
+  schema: "title: string @index(term, fulltext) @lang .",
+  data: [
+    '_:a <title> "big red dogs"@en .',
+    '_:a <title> "gros chien rouge"@fr .',
+    '_:b <title> "red cars"@en .',
+    '_:c <title> "voiture red"@fr .',
+    '_:d <title> "red dog" .',
+    '_:d <title> "blue dog"@en .',
+  ].join("\n"),
+};
+const TITLES = (fn: string) => `{ q(func: ${fn}, orderasc: title@en) { title@en } }`;
+
 /** alice is a Person with an extra predicate outside the type; bob is a Person; dave is untyped. */
 const TYPED = {
   schema: [
@@ -195,6 +209,30 @@ const cases: Case[] = [
   },
   // ---------------------------------------------------------------------------------------------
   // language tags
+  {
+    ...LANG_TEXT,
+    name: "allofterms(pred@en) matches the English value only, whatever other languages hold",
+    query: TITLES('allofterms(title@en, "red dogs")'),
+    expected: { q: [{ "title@en": "big red dogs" }] },
+  },
+  {
+    ...LANG_TEXT,
+    name: "anyofterms(pred@en) skips a node whose only match is in another language or untagged",
+    query: TITLES('anyofterms(title@en, "red")'),
+    expected: { q: [{ "title@en": "big red dogs" }, { "title@en": "red cars" }] },
+  },
+  {
+    ...LANG_TEXT,
+    name: "alloftext(pred@en) stems with the English value's analysis",
+    query: TITLES('alloftext(title@en, "dog")'),
+    expected: { q: [{ "title@en": "big red dogs" }, { "title@en": "blue dog" }] },
+  },
+  {
+    ...LANG_TEXT,
+    name: "anyofterms(pred@fr) tests the French value of a node indexed in two languages",
+    query: '{ q(func: anyofterms(title@fr, "red")) { title@fr } }',
+    expected: { q: [{ "title@fr": "voiture red" }] },
+  },
   {
     ...LANG,
     name: "name@en returns the English value; nodes without it drop out",
