@@ -122,6 +122,19 @@ export class CommitWriter {
   ): DataRecord | undefined {
     const counted = moveCount ? this.countedPredicate(d.key, ks) : undefined;
     const kind = counted ? keyKind(d.key) : -1;
+    // The posting cache holds only latest committed versions (a key absent from the store is cached as an
+    // empty record): a cached record that cannot have a tail is the key's value, decoded, without a read.
+    // Not for keys an earlier commit of this group changed (published only after the write).
+    const cached = touched?.has(ks) ? undefined : this.cache.peek(ks);
+    if (cached !== undefined && cannotHaveTail(cached)) {
+      const next = d.applyTo(cached);
+      if (counted)
+        moveCount!(counted.s, d.key, kind === KeyKind.reverse, counted.length(cached), counted.length(next));
+      if (!isEmptyRecord(next)) w.put(d.key, encodeRecord(next));
+      else if (!isEmptyRecord(cached)) w.delete(d.key);
+      touched?.add(ks);
+      return next;
+    }
     // One lookup for most keys: only long (appendable) lists can have a tail or take the append path.
     const raw = w.peek(d.key);
     const list = appendableHeader(raw);
@@ -209,6 +222,14 @@ function countDelta(counts: Map<string, KeyDelta>, key: Uint8Array): KeyDelta {
   let d = counts.get(ks);
   if (d === undefined) counts.set(ks, (d = new KeyDelta(key, true)));
   return d;
+}
+
+/**
+ * Whether a record's stored form cannot have a tail key: values, facets, or fewer uids than a list needs
+ * before it is stored appendable (tails only extend appendable lists of 1,024+ uids).
+ */
+function cannotHaveTail(r: DataRecord): boolean {
+  return r.values.length > 0 || r.uidFacets !== undefined || r.uids.length < 128;
 }
 
 /** Appended lists at least this long are dropped from the posting cache rather than re-published. */

@@ -204,6 +204,41 @@ describe("transactions", () => {
     expect(await q(e, "{ q(func: has(name)) { name } }")).toEqual({ q: [] });
   });
 
+  it("commits applied to cached records store exactly what a cold read after a restart sees", async () => {
+    const e = t.engine;
+    await e.alter({ schema: "name: string @index(exact) .\ntag: [string] .\nlink: [uid] @reverse @count ." });
+    const u = await setNow(e, '_:a <name> "A" .\n_:b <name> "B" .\n_:a <link> _:b (w=1) .');
+    const read = `{ q(func: uid(${u.a}, ${u.b})) { name tag link @facets { uid } ~link { uid } n: count(link) } }`;
+    // Reads cache the records (absent keys as empty ones); each commit then applies its deltas to them.
+    for (let i = 0; i < 5; i++) {
+      await q(e, read);
+      await setNow(e, `<${u.a}> <tag> "t${i}" .\n<${u.b}> <link> <${u.a}> .\n<${u.a}> <name> "A${i}" .`);
+    }
+    await q(e, read);
+    await e.mutate({
+      mutations: [{ delNquads: `<${u.a}> <tag> * .\n<${u.a}> <link> <${u.b}> .\n<${u.b}> <name> * .` }],
+      commitNow: true,
+    });
+    // Two transactions committed in one group both change a's name and tags (the second sees the first's).
+    const x = await e.mutate({ mutations: [{ setNquads: `<${u.a}> <tag> "x" .` }] });
+    const y = await e.mutate({ mutations: [{ setNquads: `<${u.a}> <tag> "y" .` }] });
+    await Promise.all([e.commit({ startTs: x.txn.start_ts }), e.commit({ startTs: y.txn.start_ts })]);
+    const warm = await q(e, read);
+    const counted = await q(e, `{ q(func: eq(count(link), 1)) { uid } }`);
+    await e.close();
+    const { createGraphDB } = await import("../../src/index.ts");
+    const again = createGraphDB({ dir: t.dir });
+    expect(await q(again.engine, read)).toEqual(warm);
+    expect(await q(again.engine, `{ q(func: eq(count(link), 1)) { uid } }`)).toEqual(counted);
+    expect(warm).toEqual({
+      q: [
+        { name: "A4", tag: expect.arrayContaining(["x", "y"]), n: 0, "~link": [{ uid: u.b }] },
+        { link: [{ uid: u.a }], n: 1 },
+      ],
+    });
+    await again.close();
+  });
+
   it("data survives a restart, and new uids and timestamps continue above the old ones", async () => {
     const e = t.engine;
     const m = await e.mutate({ mutations: [{ setNquads: '_:a <name> "durable" .' }], commitNow: true });
