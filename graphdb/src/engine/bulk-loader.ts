@@ -21,13 +21,12 @@ import {
   indexKeyPrefix,
   keyString,
   latin1Bytes,
-  MAX_KEY_BYTES,
   predicatePrefix,
   reverseKey,
 } from "../store/keys.ts";
 import type { KVWriter } from "../store/kv-store.ts";
 import type { StagedBatch } from "../store/staged-batch.ts";
-import { DgraphError } from "./errors.ts";
+import { checkIndexKeyLength, DgraphError } from "./errors.ts";
 import { type IndexJob, type IndexJobResult, runIndexJobs } from "./index-token-jobs.ts";
 
 export interface BulkLoadOptions {
@@ -476,7 +475,7 @@ function indexDelta(
   let d = byToken.get(token);
   if (d === undefined) {
     const ks = indexKeyPrefix(predicate) + token;
-    if (ks.length > MAX_KEY_BYTES) throw new DgraphError("value in the mutation is too large for the index");
+    checkIndexKeyLength(ks.length);
     byToken.set(token, (d = { ks, key: latin1Bytes(ks), add: [], remove: NO_REMOVALS }));
   }
   return d;

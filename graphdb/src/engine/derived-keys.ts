@@ -4,9 +4,17 @@ import { deletePostings, withTail } from "../posting/list-tail.ts";
 import { decodeRecord, encodeRecord, encodeUidList } from "../posting/posting-record.ts";
 import { sortUnique } from "../posting/uid-list.ts";
 import type { PredicateSchema } from "../schema/schema-types.ts";
-import { countKey, indexKey, KeyKind, kindRange, readUid, restOffset, reverseKey } from "../store/keys.ts";
+import {
+  countKey,
+  indexKey,
+  KeyKind,
+  keyString,
+  kindRange,
+  readUid,
+  restOffset,
+  reverseKey,
+} from "../store/keys.ts";
 import type { KVWriter } from "../store/kv-store.ts";
-import { keyString } from "../txn/transaction.ts";
 
 /** Whether a schema change requires index, reverse or count keys to be rebuilt. */
 export function derivedKeysChanged(old: PredicateSchema | undefined, next: PredicateSchema): boolean {

@@ -1,3 +1,5 @@
+import { MAX_KEY_BYTES } from "../store/keys.ts";
+
 /**
  * Errors raised by the engine. Transports map them to wire shapes: HTTP returns them as
  * `{"errors":[{"message","extensions":{"code"}}]}`; gRPC maps `grpcCode` to a status.
@@ -41,4 +43,9 @@ export class TxnConflictError extends DgraphError {
     super("Transaction conflict", "ErrorInvalidRequest", GrpcStatus.FAILED_PRECONDITION);
     this.name = "TxnConflictError";
   }
+}
+
+/** Refuses an index key longer than the store takes (a value too large to index), as Dgraph does. */
+export function checkIndexKeyLength(bytes: number): void {
+  if (bytes > MAX_KEY_BYTES) throw new DgraphError("value in the mutation is too large for the index");
 }

@@ -1,6 +1,6 @@
-import { indexKey, MAX_KEY_BYTES } from "../store/keys.ts";
+import { indexKey } from "../store/keys.ts";
 import { getTokenizer, tokenKeysOf } from "../tokenizer/registry.ts";
-import { DgraphError } from "./errors.ts";
+import { checkIndexKeyLength } from "./errors.ts";
 
 /**
  * Index additions of one string predicate gathered by a bulk-loader flush: the subjects, in ascending
@@ -59,7 +59,6 @@ function runJob(job: IndexJob): IndexJobResult {
       }
     }
   }
-  // Latin1 strings sort as their bytes do: the keys come out in the order they are written in.
   // Latin1 strings sort as their bytes do, and each tokenizer's tokens share their first byte (its id):
   // each map's keys sorted, the maps taken in id order, give the keys in the order they are written in.
   const groups = maps
@@ -71,9 +70,7 @@ function runJob(job: IndexJob): IndexJobResult {
   let keyBytes = 0;
   for (const { tokens } of groups) {
     for (const ts of tokens) {
-      if (prefix.length + ts.length > MAX_KEY_BYTES) {
-        throw new DgraphError("value in the mutation is too large for the index");
-      }
+      checkIndexKeyLength(prefix.length + ts.length);
       keyBytes += prefix.length + ts.length;
     }
     count += tokens.length;

@@ -1,9 +1,9 @@
-import { DgraphError } from "../engine/errors.ts";
+import { checkIndexKeyLength, DgraphError } from "../engine/errors.ts";
 import type { ValuePosting } from "../engine/graph-reader.ts";
 import { containsUid } from "../posting/uid-list.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
 import { blankPredicate, type PredicateSchema } from "../schema/schema-types.ts";
-import { countKey, dataKey, indexKeyPrefix, MAX_KEY_BYTES, reverseKey } from "../store/keys.ts";
+import { countKey, dataKey, indexKeyPrefix, reverseKey } from "../store/keys.ts";
 import { fingerprint, valueFingerprint } from "../txn/conflict-key.ts";
 import type { Transaction } from "../txn/transaction.ts";
 import type { TxnReader } from "../txn/txn-reader.ts";
@@ -219,8 +219,7 @@ export class MutationApplier {
         for (const t of this.services.tokenKeys(tok, r.value, r.lang)) (keep ??= new Set()).add(t);
       for (const token of this.services.tokenKeys(tok, v.value, v.lang)) {
         if (keep?.has(token)) continue;
-        if (prefix.length + token.length > MAX_KEY_BYTES)
-          throw new DgraphError("value in the mutation is too large for the index");
+        checkIndexKeyLength(prefix.length + token.length);
         const d = this.txn.deltaAt(prefix + token, true);
         if (add) d.addUid(subject);
         else d.removeUid(subject);

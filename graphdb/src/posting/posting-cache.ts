@@ -1,4 +1,4 @@
-import { KeyKind } from "../store/keys.ts";
+import { readUidString, uidKeyRest } from "../store/keys.ts";
 import type { DataRecord } from "./posting-record.ts";
 
 interface Entry {
@@ -61,9 +61,7 @@ export class PostingCache {
   }
 
   get(key: string, epoch: number): DataRecord | undefined {
-    const at = uidKeyRest(key);
-    if (at < 0) return this.hit(this.byKey.get(key), epoch);
-    return this.hit(this.groups.get(key.slice(0, at))?.get(uidOf(key, at)), epoch);
+    return this.hit(this.find(key), epoch);
   }
 
   /** Stores the latest version of a key as seen at `validFrom`. */
@@ -74,7 +72,7 @@ export class PostingCache {
       if (old !== undefined) this.remove(old);
       this.add(undefined, key, record, validFrom, key.length);
     } else {
-      this.setIn(this.uidGroup(key.slice(0, at)), uidOf(key, at), record, validFrom, key.length);
+      this.setIn(this.uidGroup(key.slice(0, at)), readUidString(key, at), record, validFrom, key.length);
     }
   }
 
@@ -103,7 +101,7 @@ export class PostingCache {
   private find(key: string): Entry | undefined {
     const at = uidKeyRest(key);
     if (at < 0) return this.byKey.get(key);
-    return this.groups.get(key.slice(0, at))?.get(uidOf(key, at));
+    return this.groups.get(key.slice(0, at))?.get(readUidString(key, at));
   }
 
   private hit(e: Entry | undefined, epoch: number): DataRecord | undefined {
@@ -155,27 +153,6 @@ export class PostingCache {
       }
     }
   }
-}
-
-/**
- * Where the uid starts in a data or reverse key string (`0x00 | u16 length | predicate | kind | u64 uid`),
- * or -1 for any other key.
- */
-function uidKeyRest(key: string): number {
-  if (key.charCodeAt(0) !== 0) return -1;
-  const at = 3 + ((key.charCodeAt(1) << 8) | key.charCodeAt(2)) + 1;
-  if (key.length !== at + 8) return -1;
-  const kind = key.charCodeAt(at - 1);
-  return kind === KeyKind.data || kind === KeyKind.reverse ? at : -1;
-}
-
-/** The u64 big-endian uid at `at` of a latin-1 key string. */
-function uidOf(key: string, at: number): number {
-  let hi = 0;
-  let lo = 0;
-  for (let i = 0; i < 4; i++) hi = hi * 256 + key.charCodeAt(at + i);
-  for (let i = 4; i < 8; i++) lo = lo * 256 + key.charCodeAt(at + i);
-  return hi * 0x100000000 + lo;
 }
 
 function estimateBytes(keyLength: number, r: DataRecord): number {

@@ -198,6 +198,27 @@ export function keyString(key: Uint8Array): string {
   return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
 }
 
+/**
+ * Where the uid starts in the latin1 string (`keyString`) of a data or reverse key
+ * (`0x00 | u16 length | predicate | kind | u64 uid`), or -1 for any other key.
+ */
+export function uidKeyRest(ks: string): number {
+  if (ks.charCodeAt(0) !== PREFIX_PREDICATE) return -1;
+  const at = 3 + ((ks.charCodeAt(1) << 8) | ks.charCodeAt(2)) + 1;
+  if (ks.length !== at + 8) return -1;
+  const kind = ks.charCodeAt(at - 1);
+  return kind === KeyKind.data || kind === KeyKind.reverse ? at : -1;
+}
+
+/** `readUid` of a latin1 key string. */
+export function readUidString(ks: string, at: number): number {
+  let hi = 0;
+  let lo = 0;
+  for (let i = 0; i < 4; i++) hi = hi * 256 + ks.charCodeAt(at + i);
+  for (let i = 4; i < 8; i++) lo = lo * 256 + ks.charCodeAt(at + i);
+  return hi * 0x100000000 + lo;
+}
+
 /** The key bytes of a latin1 key string (the inverse of `keyString`). */
 export function latin1Bytes(ks: string): Uint8Array {
   const key = new Uint8Array(ks.length);

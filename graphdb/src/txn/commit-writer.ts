@@ -121,40 +121,35 @@ export class CommitWriter {
     ) => void,
   ): DataRecord | undefined {
     const counted = moveCount ? this.countedPredicate(d.key, ks) : undefined;
-    const kind = counted ? keyKind(d.key) : -1;
+    const reverse = counted !== undefined && keyKind(d.key) === KeyKind.reverse;
+    /** The delta applied to the key's record, reporting how a counted list's length moved. */
+    const apply = (prev: DataRecord): DataRecord => {
+      const next = d.applyTo(prev);
+      if (counted) moveCount!(counted.s, d.key, reverse, counted.length(prev), counted.length(next));
+      touched?.add(ks);
+      return next;
+    };
     // The posting cache holds only latest committed versions (a key absent from the store is cached as an
     // empty record): a cached record that cannot have a tail is the key's value, decoded, without a read.
     // Not for keys an earlier commit of this group changed (published only after the write).
     const cached = touched?.has(ks) ? undefined : this.cache.peek(ks);
-    if (cached !== undefined && cannotHaveTail(cached)) {
-      const next = d.applyTo(cached);
-      if (counted)
-        moveCount!(counted.s, d.key, kind === KeyKind.reverse, counted.length(cached), counted.length(next));
-      if (!isEmptyRecord(next)) w.put(d.key, encodeRecord(next));
-      else if (!isEmptyRecord(cached)) w.delete(d.key);
-      touched?.add(ks);
-      return next;
-    }
-    // One lookup for most keys: only long (appendable) lists can have a tail or take the append path.
-    const raw = w.peek(d.key);
+    const known = cached !== undefined && cannotHaveTail(cached) ? cached : undefined;
+    // Otherwise one lookup for most keys: only long (appendable) lists can have a tail or be appended to.
+    const raw = known === undefined ? w.peek(d.key) : undefined;
     const list = appendableHeader(raw);
     if (list === undefined) {
-      const prev = decodeRecordView(raw);
-      const next = d.applyTo(prev);
-      if (counted)
-        moveCount!(counted.s, d.key, kind === KeyKind.reverse, counted.length(prev), counted.length(next));
+      const prev = known ?? decodeRecordView(raw);
+      const next = apply(prev);
       if (!isEmptyRecord(next)) w.put(d.key, encodeRecord(next));
-      else if (raw !== undefined) w.delete(d.key);
-      touched?.add(ks);
+      else if (raw !== undefined || !isEmptyRecord(prev)) w.delete(d.key);
       return next;
     }
     const adds = d.appendOnlyUids();
     if (adds) {
       const before = counted ? list.count + (appendableHeader(w.peek(tailKey(d.key)))?.count ?? 0) : 0;
       if (appendUids(w, d.key, adds, list)) {
-        if (counted) moveCount!(counted.s, d.key, kind === KeyKind.reverse, before, before + adds.length);
+        if (counted) moveCount!(counted.s, d.key, reverse, before, before + adds.length);
         // Large list, only higher uids added: appended (or added to its tail) without re-encoding it.
-        const cached = touched?.has(ks) ? undefined : this.cache.peek(ks);
         touched?.add(ks);
         // Re-publishing a long list would copy all of it on every commit (8 bytes a uid): drop it instead,
         // and let the next reader decode it once.
@@ -165,12 +160,8 @@ export class CommitWriter {
       }
     }
     const { value, tail } = readList(w, d.key);
-    const prev = decodeRecord(value);
-    const next = d.applyTo(prev);
-    if (counted)
-      moveCount!(counted.s, d.key, kind === KeyKind.reverse, counted.length(prev), counted.length(next));
+    const next = apply(decodeRecord(value));
     writeList(w, d.key, isEmptyRecord(next) ? undefined : encodeRecord(next), tail);
-    touched?.add(ks);
     return next;
   }
 

@@ -5,8 +5,6 @@ import type { SharedSnapshot } from "./snapshot-manager.ts";
 /** `committing`: passed its conflict check, queued for the next group write (CommitQueue). */
 export type TxnState = "open" | "committing" | "committed" | "aborted";
 
-export { keyString };
-
 /**
  * A client-held transaction: its snapshot (at start_ts), its pending writes as per-key deltas, and the
  * conflict keys and predicates its mutations touched.

@@ -9,6 +9,7 @@ import {
   dataKey,
   indexKey,
   KeyKind,
+  keyString,
   kindKeyPrefix,
   kindRange,
   prefixEnd,
@@ -19,7 +20,7 @@ import {
 } from "../store/keys.ts";
 import { isEmptyRecord, type KeyDelta } from "./key-delta.ts";
 import type { SnapshotManager } from "./snapshot-manager.ts";
-import { keyString, type Transaction } from "./transaction.ts";
+import type { Transaction } from "./transaction.ts";
 
 /**
  * The GraphReader of one transaction: its snapshot, seen through the shared posting cache, with the
@@ -41,9 +42,15 @@ export class TxnReader implements GraphReader {
     const snap = this.txn.snapshot;
     const cached = this.cache.get(ks, snap.epoch);
     if (cached !== undefined) return cached;
-    const rec = decodeRecord(withTail((k) => snap.kv.get(k), key, snap.kv.get(key)));
+    const rec = this.load(key);
     if (snap.epoch === this.snapshots.currentEpoch()) this.cache.set(ks, rec, snap.epoch);
     return rec;
+  }
+
+  /** A key's committed record read from the snapshot (with its tail), given its raw value if already read. */
+  private load(key: Uint8Array, raw?: Uint8Array): DataRecord {
+    const kv = this.txn.snapshot.kv;
+    return decodeRecord(withTail((k) => kv.get(k), key, raw ?? kv.get(key)));
   }
 
   /** The key as this transaction sees it. */
@@ -76,7 +83,7 @@ export class TxnReader implements GraphReader {
     const cached = this.cache.getIn(group, uid, snap.epoch);
     if (cached !== undefined) return cached;
     const key = kind === KeyKind.data ? dataKey(pred, uid) : reverseKey(pred, uid);
-    const rec = decodeRecord(withTail((k) => snap.kv.get(k), key, snap.kv.get(key)));
+    const rec = this.load(key);
     if (snap.epoch === this.snapshots.currentEpoch())
       this.cache.setIn(group, uid, rec, snap.epoch, key.length);
     return rec;
@@ -238,7 +245,7 @@ export class TxnReader implements GraphReader {
       const k = Uint8Array.prototype.slice.call(key) as Uint8Array;
       const ks = keyString(k);
       const snap = this.txn.snapshot;
-      const rec = this.cache.get(ks, snap.epoch) ?? decodeRecord(withTail((t) => snap.kv.get(t), k, value));
+      const rec = this.cache.get(ks, snap.epoch) ?? this.load(k, value);
       if (visit(k, rec) === false) return;
     }
     while (p < pending.length) {
