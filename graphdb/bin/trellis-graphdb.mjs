@@ -1,9 +1,13 @@
 #!/usr/bin/env -S node --max-semi-space-size=64
 // A 64 MB young generation (V8 default: 16 MB): commits' short-lived objects die young instead of filling
 // the old generation; HTTP loads take about 20% less CPU (bench/graphdb/README.md).
-// Runs the TypeScript sources directly: tsx compiles them on import.
-import { register } from "tsx/esm/api";
-
-register();
-const { runCli } = await import("../src/cli.ts");
-await runCli(process.argv.slice(2));
+// Runs the compiled package (dist/); in a checkout of the repository, `npm run build` writes it.
+const entry = new URL("../dist/cli.js", import.meta.url);
+const cli = await import(entry.href).catch((error) => {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND" || error.url !== entry.href) throw error;
+  console.error(
+    "trellis-graphdb: dist/ is missing; in a checkout of the Trellis repository, run `npm run build`.",
+  );
+  process.exit(1);
+});
+await cli.runCli(process.argv.slice(2));

@@ -25,7 +25,8 @@ Options:
   --graphdb-port <port>     embedded graph database HTTP port (default 8080)
   --graphdb-grpc-port <p>   embedded graph database gRPC port (default 9080)
   --no-graphdb              do not expose the embedded graph database's ports
-  --console-dir <dir>       the console's built files (default console/dist, built on first start)
+  --console-dir <dir>       the console's built files (default: the package's console-dist/; in a
+                            checkout of the repository console/dist, built on first start)
   --no-demo                 do not deploy the demo app on first start
   -h, --help                show this help
 

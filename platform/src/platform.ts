@@ -241,9 +241,15 @@ async function registerRoutes(
   }
 }
 
+/**
+ * The console's Vite build: in a checkout of the repository (the package's src/ is there), console/dist;
+ * in the published package, console-dist/, built into it when the package is packed
+ * (scripts/package-assets.mjs).
+ */
 function defaultConsoleDir(): string | undefined {
-  const dir = fileURLToPath(new URL("../../console/dist", import.meta.url));
-  return existsSync(dir) ? dir : undefined;
+  const inCheckout = existsSync(fileURLToPath(new URL("../src/", import.meta.url)));
+  const dir = fileURLToPath(new URL(inCheckout ? "../../console/dist" : "../console-dist", import.meta.url));
+  return existsSync(join(dir, "index.html")) ? dir : undefined;
 }
 
 function displayHost(host: string): string {

@@ -66,7 +66,7 @@ describe("deploy client and GitHub Action", () => {
     const stale = "dist/index.js is stale: run node .github/actions/deploy/build.mjs";
     expect(committed === (await readFile(fresh, "utf8")), stale).toBe(true);
     const manifest = await readFile(join(ACTION_DIR, "action.yml"), "utf8");
-    expect(manifest).toMatch(/using: node20\n\s+main: dist\/index\.js/);
+    expect(manifest).toMatch(/using: node24\n\s+main: dist\/index\.js/);
   });
 
   it("deploys the build folder and reports the endpoint", async () => {

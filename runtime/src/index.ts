@@ -1,6 +1,6 @@
 /**
  * @trellis/runtime — builds apps into WebAssembly components, loads them in a sandboxed worker pool, and
- * serves their functions as GraphQL. Used by the `trellis` CLI (runtime/bin) and by the platform.
+ * serves their functions as GraphQL. Used by the `trellis` CLI (@trellis/cli) and by the platform.
  */
 
 // Loading and serving built apps
@@ -9,17 +9,16 @@ export { COMPONENT_FILE, InvalidBuildError, loadApp, TRANSPILED_DIR, validateBui
 // Building
 export type { BuildOptions, BuildSummary } from "./build/build.ts";
 export { buildApp, detectLanguage } from "./build/build.ts";
-export { GoSignatureError } from "./build/go-builder.ts";
-export { checkGoToolchain, GoToolchainError } from "./build/go-toolchain.ts";
+export { GoSignatureError } from "./build/go/go-builder.ts";
+export { checkGoToolchain, GoToolchainError } from "./build/go/go-toolchain.ts";
 export { BuildError } from "./build/ts-build-error.ts";
-export { createApp, TEMPLATE_ROOT } from "./cli/new-command.ts";
 // Connections and the host side of the WIT `host` interface
 export type { ConnectionStatus, HostDispatcher } from "./connections/host-dispatcher.ts";
 export { createHostDispatcher } from "./connections/host-dispatcher.ts";
 // Deploying
 export type { DeployBuildOptions, DeployBuildResult, DeploymentRecord } from "./deploy/deploy-client.ts";
 export { DeployError, deployBuild, packBuild } from "./deploy/deploy-client.ts";
-export { type DevApp, type DevServer, startDevServer } from "./dev/dev-server.ts";
+export { type BuildStatus, type DevApp, type DevServer, startDevServer } from "./dev/dev-server.ts";
 export { newExecutionId } from "./graphql/execution-id.ts";
 // GraphQL
 export type { ExecutionErrorCode, ExecutionRecord } from "./graphql/execution-record.ts";
@@ -30,6 +29,15 @@ export { loadManifest, MANIFEST_FILE } from "./manifest/load-manifest.ts";
 export { ManifestError } from "./manifest/manifest-error.ts";
 export type { Connection, Manifest } from "./manifest/manifest-schema.ts";
 export { parseManifest } from "./manifest/parse-manifest.ts";
+// Scaffolding apps from the starter templates
+export {
+  type AppLanguage,
+  createApp,
+  NewAppError,
+  type NewAppOptions,
+  parseLanguage,
+  TEMPLATE_ROOT,
+} from "./scaffold/create-app.ts";
 export { envFileNames, loadEnvFiles } from "./secrets/env-files.ts";
 export { appSecretVarName, envVarName } from "./secrets/env-var-name.ts";
 export { MissingSecretsError } from "./secrets/missing-secrets-error.ts";

@@ -21,7 +21,7 @@ import { buildApp, packBuild } from "../../runtime/src/index.ts";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "../..");
-const TRELLIS = join(ROOT, "runtime/bin/trellis.mjs");
+const TRELLIS = join(ROOT, "runtime/cli/bin/trellis.mjs");
 const ACTION = join(ROOT, ".github/actions/deploy/dist/index.js");
 const PG_URL = "postgres://postgres@127.0.0.1:5432/test";
 const IDLE_MS = 60_000;

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const BIN = join(import.meta.dirname, "../../runtime/bin/trellis.mjs");
+const BIN = join(import.meta.dirname, "../../runtime/cli/bin/trellis.mjs");
 const run = promisify(execFile);
 const API_KEY = `key-${Date.now()}`;
 

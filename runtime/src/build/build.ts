@@ -15,9 +15,14 @@ import { buildAppSchema } from "../graphql/schema-builder.ts";
 import { SCHEMA_FILE_NAME } from "../graphql/schema-file.ts";
 import { loadManifest } from "../manifest/load-manifest.ts";
 import { transpileComponent } from "../wasm/transpile-component.ts";
+import { embedAppWit } from "../wit/app-wit-section.ts";
 import { readAppWorld } from "../wit/wit-parser.ts";
-import { buildGoApp } from "./go-builder.ts";
+import { buildGoApp } from "./go/go-builder.ts";
+import type { GoCompiler } from "./go/go-toolchain.ts";
+import { renderGoWorld } from "./go/go-wit.ts";
 import { buildTypeScriptApp } from "./ts-component-builder.ts";
+
+const TS_COMPILER = "componentize-qjs (QuickJS)";
 
 export type AppLanguageKind = "typescript" | "go";
 
@@ -31,10 +36,14 @@ export interface BuildSummary {
   componentBytes: number;
   warnings: string[];
   durationMs: number;
+  /** What compiled the app: `componentize-qjs 0.4.5`, `Go 1.26.8`, `TinyGo 0.38.0`. */
+  compiler: string;
 }
 
 export interface BuildOptions {
   outDir?: string;
+  /** Go apps: force the compiler (default: TinyGo when on PATH, else Go; TRELLIS_GO_COMPILER). */
+  goCompiler?: GoCompiler;
   /** Called as each step starts, for spinners. */
   onStep?: (step: string) => void;
 }
@@ -62,10 +71,20 @@ export async function buildApp(appDirInput: string, options: BuildOptions = {}):
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   try {
-    step(language === "go" ? "Compiling Go with TinyGo (wasip2)" : "Compiling TypeScript to a component");
-    const builder = language === "go" ? buildGoApp : buildTypeScriptApp;
-    const built = await builder(appDir, { outDir: staging, onProgress: step });
-    const component = built.component;
+    step(language === "go" ? "Compiling Go to a component" : "Compiling TypeScript to a component");
+    const built =
+      language === "go"
+        ? await buildGoApp(appDir, {
+            outDir: staging,
+            onProgress: step,
+            ...(options.goCompiler ? { compiler: options.goCompiler } : {}),
+          })
+        : {
+            ...(await buildTypeScriptApp(appDir, { outDir: staging, onProgress: step })),
+            compiler: TS_COMPILER,
+          };
+    const component =
+      language === "go" ? embedAppWit(built.component, renderGoWorld(built.world)) : built.component;
     await writeFile(join(staging, "app.wasm"), component);
 
     step("Reading the component's WIT");
@@ -82,7 +101,7 @@ export async function buildApp(appDirInput: string, options: BuildOptions = {}):
     const fields = schema.fields.map((f) => `${f.rootType}.${f.fieldName}`);
     await writeFile(
       join(staging, "build-info.json"),
-      `${JSON.stringify({ name, language, builtAt: new Date().toISOString(), fields }, null, 2)}\n`,
+      `${JSON.stringify({ name, language, compiler: built.compiler, builtAt: new Date().toISOString(), fields }, null, 2)}\n`,
     );
     await rm(outDir, { recursive: true, force: true });
     await rename(staging, outDir);
@@ -93,6 +112,7 @@ export async function buildApp(appDirInput: string, options: BuildOptions = {}):
       language,
       fields,
       componentBytes: component.byteLength,
+      compiler: built.compiler,
       warnings: built.warnings,
       durationMs: Date.now() - started,
     };

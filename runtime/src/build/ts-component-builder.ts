@@ -16,6 +16,7 @@ import qjs from "componentize-qjs";
 import * as esbuild from "esbuild";
 import { embedAppWit } from "../wit/app-wit-section.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
+import { locateSdk } from "./sdk-location.ts";
 import { BuildError } from "./ts-build-error.ts";
 import { generateGlue } from "./ts-glue.ts";
 import { extractSignatures } from "./ts-signatures.ts";
@@ -36,7 +37,6 @@ export interface TypeScriptBuildResult {
   warnings: string[];
 }
 
-const SDK_DIR = fileURLToPath(new URL("../../sdk/ts/", import.meta.url));
 const HOST_WIT = fileURLToPath(new URL("../../wit/host.wit", import.meta.url));
 const HOST_IMPORT = /^trellis:app\/host(@[0-9.]+)?$/;
 
@@ -49,7 +49,8 @@ export async function buildTypeScriptApp(
   const step = options.onProgress ?? (() => {});
 
   step("Reading exported functions");
-  const signatures = extractSignatures(appDir, join(SDK_DIR, "index.ts"));
+  const sdk = locateSdk(appDir);
+  const signatures = extractSignatures(appDir, sdk.types);
   if (signatures.errors.length > 0) {
     const n = signatures.errors.length;
     throw new BuildError(
@@ -67,8 +68,8 @@ export async function buildTypeScriptApp(
   await copyFile(HOST_WIT, join(witDir, "deps", "trellis-app", "host.wit"));
 
   step("Bundling with esbuild");
-  const glue = generateGlue(signatures.shapes, "./src/index.ts", join(SDK_DIR, "console.ts"));
-  const bundle = await bundleApp(appDir, glue);
+  const glue = generateGlue(signatures.shapes, "./src/index.ts", sdk.console);
+  const bundle = await bundleApp(appDir, glue, sdk.module);
 
   step("Componentizing with QuickJS");
   let component: Uint8Array;
@@ -89,8 +90,7 @@ export async function buildTypeScriptApp(
   return { component, world: wit.world, witDir, warnings: signatures.warnings };
 }
 
-async function bundleApp(appDir: string, glue: string): Promise<string> {
-  const sdkEntry = join(SDK_DIR, "index.ts");
+async function bundleApp(appDir: string, glue: string, sdkModule: string): Promise<string> {
   try {
     const result = await esbuild.build({
       stdin: { contents: glue, resolveDir: appDir, sourcefile: "trellis-glue.js", loader: "js" },
@@ -106,8 +106,8 @@ async function bundleApp(appDir: string, glue: string): Promise<string> {
           name: "trellis",
           setup(build) {
             build.onResolve({ filter: HOST_IMPORT }, (args) => ({ path: args.path, external: true }));
-            // Until the SDK is published, every app gets the SDK of the runtime that builds it.
-            build.onResolve({ filter: /^@trellis\/sdk$/ }, () => ({ path: sdkEntry }));
+            // The SDK the signatures were read from (sdk-location.ts): the app's own, else the runtime's.
+            build.onResolve({ filter: /^@trellis\/sdk$/ }, () => ({ path: sdkModule }));
           },
         },
       ],

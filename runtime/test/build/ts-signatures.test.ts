@@ -4,7 +4,7 @@ import { extractSignatures } from "../../src/build/ts-signatures.ts";
 import { generateAppWit } from "../../src/build/wit-world-generator.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/ts-apps/app/${name}`, import.meta.url));
-const SDK = fileURLToPath(new URL("../../sdk/ts/index.ts", import.meta.url));
+const SDK = fileURLToPath(new URL("../../sdk/ts/src/index.ts", import.meta.url));
 
 describe("extractSignatures", () => {
   const kitchen = extractSignatures(fixture("kitchen-sink"), SDK);

@@ -3,7 +3,7 @@
  * reports the endpoint and deployment id as step outputs.
  */
 import * as core from "@actions/core";
-import { deployBuild } from "../../../../runtime/src/deploy/deploy-client.ts";
+import { deployBuild } from "@trellis/runtime";
 
 export async function run(): Promise<void> {
   try {

@@ -1,5 +1,5 @@
+import { buildApp } from "@trellis/runtime";
 import pc from "picocolors";
-import { buildApp } from "../build/build.ts";
 import type { Terminal } from "./terminal.ts";
 
 /** `trellis build [path]`: builds (printing each step as it starts) and lists the API it produced. */
@@ -9,7 +9,7 @@ export async function runBuild(appDir: string, term: Terminal): Promise<void> {
   );
   for (const w of summary.warnings) term.warn(w);
   term.success(
-    `Built ${pc.bold(summary.name)} (${summary.language}) → ${summary.outDir} ${pc.dim(`${(summary.componentBytes / 1024).toFixed(0)} KiB component, ${summary.durationMs} ms`)}`,
+    `Built ${pc.bold(summary.name)} (${summary.language}, compiled with ${summary.compiler}) → ${summary.outDir} ${pc.dim(`${(summary.componentBytes / 1024).toFixed(0)} KiB component, ${summary.durationMs} ms`)}`,
   );
   term.info(`Functions:\n${summary.fields.map((f) => `  ${f}`).join("\n")}`);
   term.info(`Schema: ${summary.outDir}/schema.graphql`);

@@ -7,8 +7,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevSession, startDev } from "../../src/cli/dev-command.ts";
-import type { Terminal } from "../../src/cli/terminal.ts";
+import { type DevSession, startDev } from "../src/dev-command.ts";
+import type { Terminal } from "../src/terminal.ts";
 
 const lines: string[] = [];
 const term: Terminal = {

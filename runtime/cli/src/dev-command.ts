@@ -7,14 +7,20 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { parseGraphDBArgs, type RunningGraphDBServer, startGraphDBServer } from "@trellis/graphdb";
+import {
+  type BuildStatus,
+  buildApp,
+  type DevServer,
+  type ExecutionRecord,
+  envFileNames,
+  type LoadedApp,
+  loadApp,
+  loadEnvFiles,
+  startDevServer,
+} from "@trellis/runtime";
 import { watch } from "chokidar";
 import pc from "picocolors";
 import { pino } from "pino";
-import { type LoadedApp, loadApp } from "../app/load-app.ts";
-import { buildApp } from "../build/build.ts";
-import { type BuildStatus, type DevServer, startDevServer } from "../dev/dev-server.ts";
-import type { ExecutionRecord } from "../graphql/execution-record.ts";
-import { envFileNames, loadEnvFiles } from "../secrets/env-files.ts";
 import type { Terminal } from "./terminal.ts";
 
 export interface DevOptions {
@@ -153,7 +159,12 @@ export async function startDev(
     if (process.env.TRELLIS_DEBUG_WATCH) term.info(`watch ${_event} ${path}`);
     const rel = relative(appDir, path);
     if (envFiles.has(rel)) schedule(false);
-    else if (rel === "trellis.json" || /\.(ts|js|mjs|go|mod|json|wit)$/.test(rel)) schedule(true);
+    // Generated Go glue (trellis_exports_gen.go) is the build's output, not a source.
+    else if (
+      rel === "trellis.json" ||
+      (/\.(ts|js|mjs|go|mod|json|wit)$/.test(rel) && !rel.endsWith("_gen.go"))
+    )
+      schedule(true);
   });
   if (watcher) await new Promise<void>((r) => watcher.once("ready", () => r()));
 

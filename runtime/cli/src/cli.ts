@@ -2,12 +2,12 @@
  * `trellis`: the app developer's CLI — `new`, `build`, `dev`, `deploy`.
  * Returns the process exit code: 0 ok, 1 the command failed, 2 a usage mistake.
  */
+import { createApp, parseLanguage } from "@trellis/runtime";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import pc from "picocolors";
 import { runBuild } from "./build-command.ts";
 import { runDeploy } from "./deploy-command.ts";
 import { runDev } from "./dev-command.ts";
-import { createApp, parseLanguage } from "./new-command.ts";
 import { createTerminal } from "./terminal.ts";
 
 function port(value: string): number {

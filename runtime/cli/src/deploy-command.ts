@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
+import { deployBuild } from "@trellis/runtime";
 import pc from "picocolors";
-import { deployBuild } from "../deploy/deploy-client.ts";
 import type { Terminal } from "./terminal.ts";
 
 /** `trellis deploy`: uploads ./build to the platform with the app's deploy token. */

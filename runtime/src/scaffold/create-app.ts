@@ -1,10 +1,25 @@
 import { existsSync } from "node:fs";
-import { cp, readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Where `trellis new` copies starters from: the repository's app-template/<language>/. */
-export const TEMPLATE_ROOT = fileURLToPath(new URL("../../../app-template/", import.meta.url));
+/**
+ * Scaffolding an app (`trellis new`, the platform's first-start demo app) from the starter templates.
+ * Where they are: in a checkout of the repository (the package's src/ is there), app-template/<language>/
+ * itself; in the published @trellis/runtime, templates/<language>/, the copy of app-template/ made when
+ * the package is packed (scripts/package-assets.mjs).
+ */
+export const TEMPLATE_ROOT = templateRoot();
+
+function templateRoot(): string {
+  const packageDir = new URL("../../", import.meta.url);
+  const checkout = fileURLToPath(new URL("../app-template/", packageDir));
+  const inCheckout = existsSync(fileURLToPath(new URL("src/", packageDir))) && existsSync(checkout);
+  return inCheckout ? checkout : fileURLToPath(new URL("templates/", packageDir));
+}
+
+/** npm never packs a file named .gitignore, so packed templates carry it as _gitignore. */
+const PACKED_GITIGNORE = "_gitignore";
 
 export type AppLanguage = "typescript" | "go";
 
@@ -37,7 +52,11 @@ export async function createApp(options: NewAppOptions): Promise<string> {
     );
   }
   const source = join(TEMPLATE_ROOT, options.language);
-  if (!existsSync(source)) throw new NewAppError(`no ${options.language} template at ${source}`);
+  if (!existsSync(source)) {
+    throw new NewAppError(
+      `no ${options.language} template at ${source}: reinstall @trellis/runtime (or @trellis/cli)`,
+    );
+  }
   const dir = resolve(options.dir ?? options.name);
   if (existsSync(dir) && (await readdir(dir)).length > 0) {
     throw new NewAppError(`${dir} exists and is not empty: choose another name or --dir`);
@@ -46,6 +65,8 @@ export async function createApp(options: NewAppOptions): Promise<string> {
     recursive: true,
     filter: (src) => !["node_modules", "build"].includes(basename(src)),
   });
+  if (existsSync(join(dir, PACKED_GITIGNORE)))
+    await rename(join(dir, PACKED_GITIGNORE), join(dir, ".gitignore"));
   await renameApp(dir, options.name, options.language);
   return dir;
 }
