@@ -1,5 +1,7 @@
-// Every exported function of package main becomes a GraphQL field: `SayHello` → `sayHello`.
-// Functions named get…/list… are queries; add…/create…/update…/delete… and the like are mutations.
+// Every exported function of package main becomes a GraphQL field: `GetQuote` → `Query.quote`,
+// `AddPerson` → `Mutation.addPerson`. Use plain Go types: string, bool, sized integers (int is a
+// 32-bit Int), floats, time.Time, pointers (nullable), slices and structs of this package (a `json`
+// tag renames a field). Return a trailing error to answer with a GraphQL error.
 package main
 
 import (
@@ -7,93 +9,88 @@ import (
 
 	"github.com/trellis-dev/trellis/runtime/sdk/go/graph"
 	"github.com/trellis-dev/trellis/runtime/sdk/go/http"
-	"github.com/trellis-dev/trellis/runtime/sdk/go/log"
 	"github.com/trellis-dev/trellis/runtime/sdk/go/models"
 	"github.com/trellis-dev/trellis/runtime/sdk/go/sql"
 )
 
-// SayHello returns a greeting.
+// Quote is what the quotes API returns.
+type Quote struct {
+	Text   string `json:"text"`
+	Author string `json:"author"`
+}
+
+// Person is a node of the graph.
+type Person struct {
+	UID  string `json:"uid"`
+	Name string `json:"name"`
+	Age  *int32 `json:"age"`
+}
+
+// SayHello is a pure function: no connection needed.
 func SayHello(name string) string {
-	log.Infof("greeting %s", name)
 	return "Hello, " + name + "!"
 }
 
-// Quote is what the quotes API returns.
-type Quote struct {
-	Text   string
-	Author string
-}
-
-// GetRandomQuote calls the `quotes` HTTP connection; its Authorization header is added by the host.
-func GetRandomQuote() (*Quote, error) {
-	res, err := http.Get("https://api.example.com/random-quote")
+// GetQuote calls the `quotes` HTTP connection (its Authorization header is added by the host).
+func GetQuote() (*Quote, error) {
+	res, err := http.Get("https://api.example.com/quotes/random")
 	if err != nil {
 		return nil, err
 	}
 	if !res.OK() {
-		return nil, fmt.Errorf("quotes API: %d %s", res.Status, res.StatusText)
+		return nil, fmt.Errorf("quote service answered %d %s", res.Status, res.StatusText)
 	}
-	var body struct {
-		Q string `json:"q"`
-		A string `json:"a"`
-	}
-	if err := res.JSON(&body); err != nil {
+	var quote Quote
+	if err := res.JSON(&quote); err != nil {
 		return nil, err
 	}
-	return &Quote{Text: body.Q, Author: body.A}, nil
+	return &quote, nil
 }
 
-// Person is a row of the `people` table.
-type Person struct {
-	ID   int64
-	Name string
-}
-
-// ListPeople reads from the `db` connection (PostgreSQL placeholders; MySQL uses ?).
-func ListPeople(limit int) ([]Person, error) {
+// GetTableCount runs SQL on the `db` connection.
+func GetTableCount() (int, error) {
 	rows, err := sql.QueryAs[struct {
-		ID   int64  `json:"id"`
-		Name string `json:"name"`
-	}]("db", "select id, name from people order by id limit $1", limit)
+		Count int `json:"count"`
+	}]("db", "select count(*)::int as count from information_schema.tables where table_schema = $1", "public")
+	if err != nil {
+		return 0, err
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	return rows[0].Count, nil
+}
+
+// ListPeople runs DQL on the `graph` connection: everyone added with AddPerson, by name.
+func ListPeople() ([]Person, error) {
+	data, err := graph.QueryAs[struct {
+		People []Person `json:"people"`
+	}]("graph", "{ people(func: type(Person), orderasc: name) { uid name age } }", nil)
 	if err != nil {
 		return nil, err
 	}
-	people := make([]Person, len(rows))
-	for i, r := range rows {
-		people[i] = Person{ID: r.ID, Name: r.Name}
-	}
-	return people, nil
+	return data.People, nil
 }
 
-// AddMovie stores a node in the `graph` connection and returns its uid.
-func AddMovie(title string) (string, error) {
-	res, err := graph.Mutate("graph", graph.Request{
-		Mutations: []graph.Mutation{{SetJSON: fmt.Sprintf(`{"uid": "_:movie", "title": %q}`, title)}},
-	})
+// AddPerson is a mutation on the `graph` connection; it returns the new node's uid.
+func AddPerson(name string, age *int32) (string, error) {
+	person := map[string]any{"uid": "_:person", "dgraph.type": "Person", "name": name}
+	if age != nil {
+		person["age"] = *age
+	}
+	res, err := graph.Mutate("graph", graph.Request{Mutations: []graph.Mutation{{SetJSON: person}}})
 	if err != nil {
 		return "", err
 	}
-	return res.UIDs["movie"], nil
+	return res.UIDs["person"], nil
 }
 
-// GenerateText asks the `text-generator` model (an OpenAI-compatible chat completion).
+// GenerateText asks the `text-generator` model (an OpenAI-compatible chat endpoint).
 func GenerateText(prompt string) (string, error) {
-	out, err := models.InvokeAs[struct {
-		Choices []struct {
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-		} `json:"choices"`
-	}]("text-generator", map[string]any{
-		"messages": []map[string]string{{"role": "user", "content": prompt}},
-	})
-	if err != nil {
-		return "", err
-	}
-	if len(out.Choices) == 0 {
-		return "", fmt.Errorf("the model returned no choices")
-	}
-	return out.Choices[0].Message.Content, nil
+	return models.Chat("text-generator",
+		models.ChatMessage{Role: "system", Content: "You are a helpful assistant. Answer in one short paragraph."},
+		models.ChatMessage{Role: "user", Content: prompt},
+	)
 }
 
 func main() {}

@@ -1,11 +1,13 @@
 /**
- * The workload shared by the runtime and platform benchmarks: a one-function TypeScript app
- * (`sayHello(name)`), the GraphQL body that calls it, and the common command-line options.
+ * The workload shared by the runtime and platform benchmarks: a one-function app (`sayHello(name)`) in
+ * TypeScript and in Go, the GraphQL body that calls it, and the common command-line options.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { buildApp } from "../../runtime/src/index.ts";
+import { type BuildSummary, buildApp } from "../../runtime/src/index.ts";
+
+const GO_SDK_DIR = join(import.meta.dirname, "../../runtime/sdk/go");
 
 export const HELLO_BODY = JSON.stringify({ query: 'query { sayHello(name: "bench") }' });
 export const HELLO_EXPECT = "Hello, bench!";
@@ -26,14 +28,30 @@ export function parseLoadArgs(): { seconds: number; concurrency: number; rounds:
   };
 }
 
-/** Writes the app into `dir`, builds it with `trellis build`'s code, returns the build directory. */
+/** Writes the TypeScript app into `dir`, builds it with `trellis build`'s code, returns the build directory. */
 export async function buildHelloApp(dir: string): Promise<string> {
+  return (await buildHello(dir, "typescript")).outDir;
+}
+
+/** The same function in TypeScript or Go, built by `trellis build`'s code (Go: with the local Go). */
+export async function buildHello(dir: string, language: "typescript" | "go"): Promise<BuildSummary> {
   await mkdir(join(dir, "src"), { recursive: true });
   await writeFile(join(dir, "trellis.json"), "{}");
-  await writeFile(join(dir, "package.json"), '{ "name": "bench-app", "private": true }');
-  await writeFile(
-    join(dir, "src/index.ts"),
-    'export function sayHello(name: string): string { return "Hello, " + name + "!"; }\n',
-  );
-  return (await buildApp(dir)).outDir;
+  if (language === "typescript") {
+    await writeFile(join(dir, "package.json"), '{ "name": "bench-app", "private": true }');
+    await writeFile(
+      join(dir, "src/index.ts"),
+      'export function sayHello(name: string): string { return "Hello, " + name + "!"; }\n',
+    );
+  } else {
+    await writeFile(
+      join(dir, "go.mod"),
+      `module bench-app\n\ngo 1.24\n\nrequire github.com/trellis-dev/trellis/runtime/sdk/go v0.1.0\n\nreplace github.com/trellis-dev/trellis/runtime/sdk/go => ${GO_SDK_DIR}\n`,
+    );
+    await writeFile(
+      join(dir, "main.go"),
+      'package main\n\n// SayHello greets.\nfunc SayHello(name string) string { return "Hello, " + name + "!" }\n\nfunc main() {}\n',
+    );
+  }
+  return buildApp(dir);
 }

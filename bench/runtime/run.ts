@@ -1,9 +1,9 @@
 /**
- * Runtime benchmark: a trivial function (`sayHello(name)`) called over HTTP GraphQL through the Trellis
- * runtime (TypeScript app → QuickJS component → worker pool → generated schema → graphql-yoga) against the
- * same logic as a plain graphql-yoga resolver (the ceiling), both in child processes, same run, same load
- * generator. Then cold start: load a build and time the first request, and the first request after
- * `unload()` (scale to zero).
+ * Runtime benchmark: the same trivial function (`sayHello(name)`) as a TypeScript app (QuickJS
+ * component), as a Go app (built with the local Go: wasip1 core module + preview1 adapter) and as a plain
+ * graphql-yoga resolver (the ceiling), in one run: build time and component size of each build, cold
+ * start (loadApp, first request, first request after scale to zero), and requests/s over HTTP GraphQL,
+ * each server in its own child process, same load generator.
  *
  *   npm run bench:runtime -- [--seconds S] [--concurrency C] [--rounds R]
  *
@@ -17,7 +17,7 @@ import { loadApp } from "../../runtime/src/index.ts";
 import { percentile } from "../graphdb/latency.ts";
 import { fmtInt, fmtMs, fmtRatio, renderTable } from "../graphdb/table.ts";
 import { bestRound, type LoadResult, runLoad } from "./graphql-load.ts";
-import { buildHelloApp, HELLO_BODY, HELLO_EXPECT, parseLoadArgs } from "./hello-app.ts";
+import { buildHello, HELLO_BODY, HELLO_EXPECT, parseLoadArgs } from "./hello-app.ts";
 
 const { seconds: SECONDS, concurrency: CONCURRENCY, rounds: ROUNDS } = parseLoadArgs();
 
@@ -72,43 +72,92 @@ async function coldStarts(buildDir: string, times: number) {
   return { load: med(loadMs), first: med(firstMs), afterUnload: med(afterUnloadMs) };
 }
 
+const fmtMb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+
 const tmp = await mkdtemp(join(tmpdir(), "trellis-bench-runtime-"));
 try {
   console.log(
     `Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}; ${SECONDS}s × ${ROUNDS} rounds, ${CONCURRENCY} in flight`,
   );
-  const buildDir = await buildHelloApp(join(tmp, "app"));
-  const trellis = await startChild(["trellis", buildDir]);
+  const apps = [];
+  for (const language of ["typescript", "go"] as const) {
+    const started = performance.now();
+    const built = await buildHello(join(tmp, language), language);
+    apps.push({ language, built, buildMs: performance.now() - started });
+    console.log(`built the ${language} app with ${built.compiler} in ${fmtMs(performance.now() - started)}`);
+  }
+  const servers = [
+    ...(await Promise.all(
+      apps.map(async (a) => ({ ...a, server: await startChild(["trellis", a.built.outDir]) })),
+    )),
+  ];
   const yoga = await startChild(["yoga"]);
+  const results = new Map<string, LoadResult[]>();
   try {
-    await load(trellis.port, 1); // warm-up: JIT, workers, instances
+    for (const s of servers) await load(s.server.port, 1); // warm-up: JIT, workers, instances
     await load(yoga.port, 1);
-    const results: Record<"trellis" | "yoga", LoadResult[]> = { trellis: [], yoga: [] };
     for (let r = 0; r < ROUNDS; r++) {
-      results.yoga.push(await load(yoga.port, SECONDS));
-      results.trellis.push(await load(trellis.port, SECONDS));
+      for (const [name, port] of [
+        ["yoga", yoga.port],
+        ...servers.map((s) => [s.language, s.server.port]),
+      ] as [string, number][]) {
+        results.set(name, [...(results.get(name) ?? []), await load(port, SECONDS)]);
+      }
     }
-    const t = bestRound(results.trellis);
-    const y = bestRound(results.yoga);
-    console.log(
-      renderTable(
-        ["server", "requests/s", "p50", "p99"],
-        [
-          ["plain graphql-yoga resolver (ceiling)", fmtInt(y.rps), fmtMs(y.p50), fmtMs(y.p99)],
-          ["trellis runtime (wasm component)", fmtInt(t.rps), fmtMs(t.p50), fmtMs(t.p99)],
-        ],
-      ),
-    );
-    console.log(`throughput ratio trellis ÷ plain yoga: ${fmtRatio(t.rps / y.rps)} (target ≥ 0.50)`);
   } finally {
-    trellis.child.kill();
+    for (const s of servers) s.server.child.kill();
     yoga.child.kill();
   }
-  const cold = await coldStarts(buildDir, 5);
+  const y = bestRound(results.get("yoga")!);
+  const rows = [
+    [
+      "plain graphql-yoga resolver (ceiling)",
+      "–",
+      "–",
+      "–",
+      "–",
+      fmtInt(y.rps),
+      fmtMs(y.p50),
+      fmtMs(y.p99),
+      "1.00×",
+    ],
+  ];
+  const summary: string[] = [];
+  for (const app of apps) {
+    const cold = await coldStarts(app.built.outDir, 5);
+    const t = bestRound(results.get(app.language)!);
+    rows.push([
+      `${app.language === "go" ? "Go" : "TypeScript"} app (${app.built.compiler})`,
+      fmtMs(app.buildMs),
+      fmtMb(app.built.componentBytes),
+      fmtMs(cold.first),
+      fmtMs(cold.afterUnload),
+      fmtInt(t.rps),
+      fmtMs(t.p50),
+      fmtMs(t.p99),
+      fmtRatio(t.rps / y.rps),
+    ]);
+    summary.push(
+      `${app.language}: throughput ${fmtRatio(t.rps / y.rps)} of plain yoga (target ≥ 0.50), cold start ${fmtMs(cold.first)} after load / ${fmtMs(cold.afterUnload)} after unload (target ≤ 150 ms; loadApp ${fmtMs(cold.load)})`,
+    );
+  }
   console.log(
-    `cold start (median of 5): loadApp ${fmtMs(cold.load)}, first request after load ${fmtMs(cold.first)}, ` +
-      `first request after unload (scale to zero) ${fmtMs(cold.afterUnload)} (target ≤ 150 ms)`,
+    renderTable(
+      [
+        "app",
+        "build",
+        "component",
+        "first request",
+        "after scale to zero",
+        "requests/s",
+        "p50",
+        "p99",
+        "÷ yoga",
+      ],
+      rows,
+    ),
   );
+  for (const line of summary) console.log(line);
 } finally {
   await rm(tmp, { recursive: true, force: true });
 }

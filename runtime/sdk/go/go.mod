@@ -1,3 +1,3 @@
 module github.com/trellis-dev/trellis/runtime/sdk/go
 
-go 1.23
+go 1.24

@@ -1,4 +1,5 @@
 import { GraphQLError, GraphQLScalarType, type GraphQLSchema, Kind, type ValueNode } from "./graphql-js.ts";
+import { formatTimestamp, parseTimestamp } from "./timestamp.ts";
 
 /**
  * Behaviour of the custom scalars the schema builder emits. 64-bit integers travel as `bigint` inside
@@ -73,6 +74,21 @@ export const CUSTOM_SCALARS: Record<string, GraphQLScalarType> = {
     serialize: parseUInt,
     parseValue: parseUInt,
     parseLiteral: (ast) => parseUInt(literalValue(ast)),
+  }),
+  Timestamp: new GraphQLScalarType({
+    name: "Timestamp",
+    description: "A point in time as an RFC 3339 string, e.g. 2024-05-06T07:08:09.123Z (UTC on output).",
+    // The resolvers hand over the canonical string (value-codec.ts); inputs are checked, kept as given.
+    serialize: (v) => (typeof v === "string" ? formatTimestamp(parseTimestamp(v)) : formatTimestamp(v)),
+    parseValue: (v) => {
+      parseTimestamp(v);
+      return v;
+    },
+    parseLiteral: (ast) => {
+      if (ast.kind !== Kind.STRING) throw new GraphQLError(`Timestamp must be a string, got ${ast.kind}`);
+      parseTimestamp(ast.value);
+      return ast.value;
+    },
   }),
   Void: new GraphQLScalarType({
     name: "Void",

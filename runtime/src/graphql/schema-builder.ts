@@ -1,3 +1,4 @@
+import { isTimestampRecord } from "../wit/well-known-types.ts";
 import type { AppWorld, WitEnum, WitFunction, WitRecord, WitType } from "../wit/wit-types.ts";
 import {
   enumCaseToGraphQL,
@@ -16,7 +17,8 @@ import {
  * s64 → Int64; u64 → UInt64; f32/f64 → Float; char/string → String; list<T> → [T!]!; option<T> → nullable;
  * records → `type X` + `input XInput` (a record without fields → `scalar X`); enums → enum with
  * UPPER_SNAKE_CASE values; tuples → `<Parts>Tuple` objects with fields item1..N (+ `…TupleInput`); a
- * function's `result<T, E>` → T and no result / `result<_, E>` → `Void`. A `result` anywhere else is
+ * function's `result<T, E>` → T and no result / `result<_, E>` → `Void`; the record `timestamp` (seconds,
+ * nanoseconds) → `Timestamp`, an RFC 3339 string (well-known-types.ts). A `result` anywhere else is
  * refused. Every root field is nullable: any call can fail (error, trap, timeout) and must yield
  * `data.<field>: null` without nulling its siblings.
  */
@@ -162,6 +164,10 @@ class SchemaWriter {
   private refType(witName: string, mode: Mode): string {
     const def = this.world.types.get(witName);
     if (!def) throw new SchemaBuildError(`type "${witName}" is used but not defined in the world`);
+    if (isTimestampRecord(def)) {
+      this.scalars.add("Timestamp");
+      return "Timestamp";
+    }
     return def.kind === "enum" ? this.enumType(def) : this.recordType(def, mode);
   }
 
@@ -187,7 +193,7 @@ class SchemaWriter {
     this.register(name, owner, ""); // placeholder first, so the name is claimed before fields recurse
     const lines = def.fields.map((f) => {
       rejectResult(f.type, `record "${def.name}", field "${f.name}"`);
-      return `  ${kebabToCamel(f.name)}: ${this.typeRef(f.type, mode)}`;
+      return `${describe(f.docs, "  ")}  ${kebabToCamel(f.name)}: ${this.typeRef(f.type, mode)}`;
     });
     const keyword = mode === "input" ? "input" : "type";
     this.namedTypes.set(name, {
@@ -219,7 +225,7 @@ class SchemaWriter {
       case "tuple":
         return `${t.of.map((p) => this.fragment(p)).join("")}Tuple`;
       case "ref":
-        return kebabToPascal(t.name);
+        return isTimestampRecord(this.world.types.get(t.name)) ? "Timestamp" : kebabToPascal(t.name);
       case "result":
         throw new SchemaBuildError("a result type is only supported as a function's return type");
     }
@@ -245,7 +251,7 @@ class SchemaWriter {
         return `{ ${t.of.map((p, i) => `item${i + 1}${spaced(this.selection(p))}`).join(" ")} }`;
       case "ref": {
         const def = this.world.types.get(t.name);
-        if (!def || def.kind === "enum" || def.fields.length === 0) return "";
+        if (!def || def.kind === "enum" || def.fields.length === 0 || isTimestampRecord(def)) return "";
         return `{ ${def.fields.map((f) => `${kebabToCamel(f.name)}${spaced(this.selection(f.type))}`).join(" ")} }`;
       }
     }

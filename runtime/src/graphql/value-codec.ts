@@ -1,7 +1,9 @@
+import { isTimestampRecord } from "../wit/well-known-types.ts";
 import type { WitPrimitive, WitType, WitTypeDef } from "../wit/wit-types.ts";
 import { parseBigIntInput } from "./custom-scalars.ts";
 import { GraphQLError } from "./graphql-js.ts";
 import { enumCaseToGraphQL, kebabToCamel } from "./naming-conventions.ts";
+import { formatTimestamp, parseTimestamp } from "./timestamp.ts";
 
 /**
  * Converts between GraphQL values and the invoker's JS representation of WIT values (jco's: records
@@ -51,6 +53,13 @@ export class ValueCodec {
           if (c === undefined) throw invalid(at, `a value of enum ${def.name}`, value);
           return c;
         }
+        if (isTimestampRecord(def)) {
+          try {
+            return parseTimestamp(value);
+          } catch (e) {
+            throw new GraphQLError(`${at}: ${(e as Error).message}`);
+          }
+        }
         const obj = expectObject(value, at);
         const out: Record<string, unknown> = {};
         for (const f of def.fields) {
@@ -94,6 +103,7 @@ export class ValueCodec {
           if (name === undefined) throw invalidResult(at, `a case of enum ${def.name}`, value);
           return name;
         }
+        if (isTimestampRecord(def)) return formatTimestamp(value);
         if (value === null || typeof value !== "object") throw invalidResult(at, "a record", value);
         const obj = value as Record<string, unknown>;
         if (def.fields.length === 0) return {};

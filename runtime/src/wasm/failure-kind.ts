@@ -19,25 +19,37 @@ export function classifyFailure(
     return { kind: "function-error", message: typeof payload === "string" ? payload : safeJson(payload) };
   }
   const message = error instanceof Error ? error.message : String(error);
+  const limitMb = Math.round(memoryLimitBytes / (1024 * 1024));
+  // What the guest printed about its crash (Go: `panic: …`, `fatal error: out of memory`).
+  const crash = stderrTail.find((line) => CRASH.test(line));
+  const outOfMemoryLine = stderrTail.find((line) => /out of memory/i.test(line))?.trim();
+  const isTrap = error instanceof WebAssembly.RuntimeError || error instanceof RangeError;
   // A failed memory.grow cannot be observed directly; a trap with memory close to the cap is taken as one.
   const nearLimit = memoryBytes >= memoryLimitBytes * 0.75;
-  const limitMb = Math.round(memoryLimitBytes / (1024 * 1024));
   if (
-    error instanceof WebAssembly.RuntimeError ||
-    (error instanceof RangeError && /memory|alloc/i.test(message))
+    outOfMemoryLine ||
+    (isTrap && (nearLimit || /out of memory|allocation failed|memory size exceeded/i.test(message)))
   ) {
-    if (nearLimit || /out of memory|allocation failed|memory size exceeded/i.test(message)) {
-      return {
-        kind: "out-of-memory",
-        message: `the function exceeded the ${limitMb} MB memory limit (${message})`,
-      };
-    }
+    return {
+      kind: "out-of-memory",
+      message: `the function exceeded the ${limitMb} MB memory limit (${outOfMemoryLine ?? crash?.trim() ?? message})`,
+    };
   }
-  const explanation = stderrTail.length > 0 ? ` (guest stderr: ${stderrTail.join(" | ")})` : "";
-  if (error instanceof WebAssembly.RuntimeError || error instanceof RangeError) {
-    return { kind: "trap", message: `wasm trap: ${message}${explanation}` };
+  // Go prints a panic or a fatal error, then traps (`unreachable`) or exits.
+  if (crash && (isTrap || (error instanceof Error && error.name === "GuestExitError"))) {
+    return { kind: "trap", message: `the function crashed: ${crash.trim()}` };
   }
-  return { kind: "internal", message: `${message}${explanation}` };
+  if (error instanceof Error && error.name === "GuestExitError") {
+    return { kind: "trap", message: `${message}${explain(stderrTail)}` };
+  }
+  if (isTrap) return { kind: "trap", message: `wasm trap: ${message}${explain(stderrTail)}` };
+  return { kind: "internal", message: `${message}${explain(stderrTail)}` };
+}
+
+const CRASH = /^\s*(panic: |fatal error: )/;
+
+function explain(stderrTail: string[]): string {
+  return stderrTail.length > 0 ? ` (guest stderr: ${stderrTail.join(" | ")})` : "";
 }
 
 interface ComponentErrorLike extends Error {

@@ -11,6 +11,8 @@ export class GuestOutput {
   private readonly decoder = new TextDecoder();
   /** The last stderr lines of the call, kept for trap messages (a guest panic explains the trap). */
   private stderrTail: string[] = [];
+  /** The first line of the call that reports a crash (`panic: …`, `fatal error: …`), for the same. */
+  private crashLine: string | undefined;
 
   constructor(private readonly sink: () => LogEntry[]) {
     this.capture(process.stdout, "stdout");
@@ -33,17 +35,30 @@ export class GuestOutput {
     if (line.trim() === "") return;
     const level: LogLevel = name === "stdout" ? "info" : "warning";
     this.sink().push({ level, message: line });
-    if (name === "stderr") this.stderrTail = [...this.stderrTail.slice(-4), line];
+    if (name === "stderr") {
+      this.stderrTail = [...this.stderrTail.slice(-4), line];
+      if (this.crashLine === undefined && CRASH_LINE.test(line)) this.crashLine = line.trim();
+    }
   }
 
-  /** Flushes unterminated lines at the end of a call and returns (then forgets) the stderr tail. */
+  /**
+   * Flushes unterminated lines at the end of a call and returns (then forgets) what stderr said: the
+   * crash line if there was one, then the last lines.
+   */
   endCall(): string[] {
     for (const name of ["stdout", "stderr"] as const) {
       if (this.partial[name] !== "") this.emit(name, this.partial[name]);
       this.partial[name] = "";
     }
-    const tail = this.stderrTail;
+    const tail =
+      this.crashLine && !this.stderrTail.includes(this.crashLine)
+        ? [this.crashLine, "…", ...this.stderrTail]
+        : this.stderrTail;
     this.stderrTail = [];
+    this.crashLine = undefined;
     return tail;
   }
 }
+
+/** How Go (and TinyGo) report a crash: `panic: <value>`, `fatal error: <reason>`. */
+const CRASH_LINE = /^\s*(panic: |fatal error: |runtime: out of memory)/;

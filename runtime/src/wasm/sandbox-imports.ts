@@ -3,6 +3,17 @@ import type { WASIShim } from "@bytecodealliance/preview2-shim/instantiation";
 type ImportObject = Record<string, unknown>;
 
 /**
+ * The guest called `wasi:cli/exit` (a Go panic or fatal error ends that way: the runtime prints the
+ * reason to stderr, then exits with status 2). It ends the call, never the worker thread.
+ */
+export class GuestExitError extends Error {
+  override name = "GuestExitError";
+  constructor(readonly code: number) {
+    super(code === 0 ? "the guest exited" : `the guest exited with status ${code === 1 ? "error" : code}`);
+  }
+}
+
+/**
  * The WASI imports a guest gets: preview2-shim's `WASIShim` locked down (no preopens, empty env, no
  * sockets), with outgoing `wasi:http` and `wasi:cli/exit` replaced so that network access only happens
  * through the `host` interface and a guest cannot end the worker thread. Keys are unversioned (how jco's
@@ -18,10 +29,10 @@ export function sandboxedWasiImports(Shim: typeof WASIShim): ImportObject {
   };
   wasi["wasi:cli/exit"] = {
     exit(status: { tag: string }) {
-      throw new Error(`guest called exit (${status.tag === "err" ? "error" : "ok"})`);
+      throw new GuestExitError(status.tag === "err" ? 1 : 0);
     },
     exitWithCode(code: number) {
-      throw new Error(`guest called exit with code ${code}`);
+      throw new GuestExitError(code);
     },
   };
   const versioned: ImportObject = {};

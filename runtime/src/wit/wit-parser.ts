@@ -275,11 +275,11 @@ class WorldParser {
     this.types.set(def.name, def);
   }
 
-  /** `name: type` pairs separated by commas, up to `close`; doc comments on fields are skipped. */
+  /** `name: type` pairs separated by commas, up to `close`, with their doc comments. */
   private parseFields(close: string, owner: string): WitField[] {
     const fields: WitField[] = [];
     for (;;) {
-      this.takeDocs();
+      const docs = this.takeDocs();
       if (this.peek()?.text === close) {
         this.next();
         return fields;
@@ -290,7 +290,7 @@ class WorldParser {
       if (fields.some((f) => f.name === name.text)) {
         throw new WitParseError(`${owner}: ${name.text} appears twice`, name);
       }
-      fields.push({ name: name.text, type });
+      fields.push({ name: name.text, type, ...(docs ? { docs } : {}) });
       const sep = this.next();
       if (sep.text === close) return fields;
       if (sep.text !== ",") throw new WitParseError(`${owner}: expected "," or "${close}"`, sep);

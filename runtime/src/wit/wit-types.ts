@@ -34,6 +34,7 @@ export type WitType =
 export interface WitField {
   name: string;
   type: WitType;
+  docs?: string;
 }
 
 export interface WitRecord {

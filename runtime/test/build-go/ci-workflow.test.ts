@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const workflows = ["app-template/go", "app-template/typescript"].map((t) =>
@@ -19,62 +20,13 @@ const expr = (inner: string) => "$" + "{{ " + inner + " }}";
 
 type Yaml = string | Yaml[] | { [key: string]: Yaml };
 
-/**
- * The YAML subset GitHub workflows here use: block maps, block lists of maps, flow lists of scalars,
- * quoted or plain scalars and `|` block scalars; comments and blank lines ignored. No YAML parser is
- * installed, and this is enough to check structure rather than grep text.
- */
-function parseYaml(text: string): Yaml {
-  const lines = text
-    .split("\n")
-    .map((raw) => ({ indent: raw.length - raw.trimStart().length, text: raw.trim() }))
-    .filter((l) => l.text !== "" && !l.text.startsWith("#"));
-  let i = 0;
-  const scalar = (s: string): Yaml => {
-    if (s.startsWith("[") && s.endsWith("]"))
-      return s
-        .slice(1, -1)
-        .split(",")
-        .map((x) => scalar(x.trim()) as string);
-    if (/^".*"$/.test(s) || /^'.*'$/.test(s)) return s.slice(1, -1);
-    return s;
-  };
-  const block = (indent: number): Yaml => {
-    if (lines[i]!.text.startsWith("- ")) {
-      const list: Yaml[] = [];
-      while (i < lines.length && lines[i]!.indent === indent && lines[i]!.text.startsWith("- ")) {
-        // A list item is a map whose first key sits on the dash line.
-        lines[i] = { indent: indent + 2, text: lines[i]!.text.slice(2) };
-        list.push(block(indent + 2));
-      }
-      return list;
-    }
-    const map: Record<string, Yaml> = {};
-    while (i < lines.length && lines[i]!.indent === indent && !lines[i]!.text.startsWith("- ")) {
-      const { text: line } = lines[i]!;
-      const colon = line.indexOf(":");
-      const key = line.slice(0, colon);
-      const rest = line.slice(colon + 1).trim();
-      i++;
-      if (rest === "|") {
-        const body: string[] = [];
-        while (i < lines.length && lines[i]!.indent > indent) body.push(lines[i++]!.text);
-        map[key] = `${body.join("\n")}\n`;
-      } else if (rest !== "") map[key] = scalar(rest);
-      else map[key] = block(lines[i]!.indent);
-    }
-    return map;
-  };
-  return block(0);
-}
-
 describe("ci-build.yml in the app templates", () => {
   it("is the same file in the Go and TypeScript templates", async () => {
     const [go, ts] = await Promise.all(workflows.map((f) => readFile(f, "utf8")));
     expect(ts).toBe(go);
   });
 
-  it("builds on push to main with Node 22, Go 1.24.5, TinyGo 0.38.0, uploads ./build/ and deploys", async () => {
+  it("builds on push to main with Node 22, Go 1.24.5, TinyGo 0.38.0 and wasm-tools, uploads ./build/ and deploys", async () => {
     const wf = parseYaml(await readFile(workflows[0]!, "utf8")) as unknown as Workflow;
     expect(wf.name).toBe("ci-build");
     expect(wf.on).toEqual({ push: { branches: ["main"] } });
@@ -86,6 +38,7 @@ describe("ci-build.yml in the app templates", () => {
       "Setup Node",
       "Setup Go",
       "Setup TinyGo",
+      "Setup wasm-tools",
       "Build project",
       "Publish GitHub artifact",
       "Deploy",
@@ -106,13 +59,18 @@ describe("ci-build.yml in the app templates", () => {
       uses: "acifani/setup-tinygo@v2",
       with: { "tinygo-version": "0.38.0" },
     });
-    expect(steps[4]!.run).toBe("npm install --no-audit --no-fund\nnpx trellis build\n");
-    expect(steps[5]).toEqual({
+    expect(steps[4]).toEqual({
+      name: "Setup wasm-tools",
+      uses: "bytecodealliance/actions/wasm-tools/setup@v1",
+      with: { version: "1.235.0" },
+    });
+    expect(steps[5]!.run).toBe("npm install --no-audit --no-fund\nnpx trellis build\n");
+    expect(steps[6]).toEqual({
       name: "Publish GitHub artifact",
       uses: "actions/upload-artifact@v4",
-      with: { name: "build", path: "./build/*", "retention-days": "7" },
+      with: { name: "build", path: "./build/*", "retention-days": 7 },
     });
-    expect(steps[6]).toEqual({
+    expect(steps[7]).toEqual({
       name: "Deploy",
       uses: "trellis-dev/trellis/.github/actions/deploy@main",
       with: {

@@ -9,8 +9,8 @@ import {
   type GoSignatures,
   goNameToKebab,
   goSignaturesToModel,
-} from "../../src/build/go-signatures.ts";
-import { debianGoBin } from "./debian-go.ts";
+} from "../../src/build/go/go-signatures.ts";
+import { goBinDir } from "./go-bin.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sdkDir = path.resolve(here, "../../sdk/go");
@@ -118,7 +118,7 @@ describe("goSignaturesToModel", () => {
           fn("Listen", [["c", "chan int"]], []),
           fn("Call", [["f", "func()"]], []),
           fn("Any", [["v", "interface{}"]], []),
-          fn("When", [], ["time.Time"]),
+          fn("Link", [], ["url.URL"]),
           fn("Pair", [], ["string", "int"]),
           fn("Shade", [["c", "Color"]], []),
           fn("Unknown", [["t", "Thing"]], []),
@@ -131,10 +131,80 @@ describe("goSignaturesToModel", () => {
       "main.go:3:6: unsupported type chan int in parameter c of Listen",
       "main.go:3:6: unsupported type func() in parameter f of Call",
       "main.go:3:6: unsupported type interface{} in parameter v of Any",
-      "main.go:3:6: unsupported type time.Time in result of When (use a string (RFC 3339))",
+      "main.go:3:6: unsupported type url.URL in result of Link (only types of package main, and time.Time)",
       "main.go:3:6: Pair returns 2 values; return one value (a struct for several) and optionally a trailing error",
       "main.go:3:6: unsupported type Color in parameter c of Shade (named type Color is not a struct; use its underlying type)",
       "main.go:3:6: unsupported type Thing in parameter t of Unknown",
+    ]);
+  });
+
+  it('maps time.Time to the timestamp record, names fields by their json tags and skips `json:"-"`', () => {
+    const event: GoSignatures["types"][number] = {
+      name: "Event",
+      pos: "main.go:1:6",
+      kind: "struct",
+      doc: "Event happened.",
+      fields: [
+        { name: "At", type: parseType("time.Time"), pos: "main.go:2:2", exported: true, doc: "When." },
+        {
+          name: "Title",
+          type: parseType("string"),
+          pos: "main.go:3:2",
+          exported: true,
+          json: "headline,omitempty",
+        },
+        { name: "Internal", type: parseType("string"), pos: "main.go:4:2", exported: true, json: "-" },
+        { name: "Ends", type: parseType("*time.Time"), pos: "main.go:5:2", exported: true },
+      ],
+    };
+    const { model, problems } = goSignaturesToModel(
+      sigsOf([fn("ListEvents", [["since", "time.Time"]], ["[]Event", "error"])], [event]),
+    );
+    expect(problems).toEqual([]);
+    expect(model.world.types.get("timestamp")).toMatchObject({
+      kind: "record",
+      fields: [
+        { name: "seconds", type: { kind: "prim", name: "s64" } },
+        { name: "nanoseconds", type: { kind: "prim", name: "u32" } },
+      ],
+    });
+    expect(model.world.types.get("event")).toEqual({
+      kind: "record",
+      name: "event",
+      docs: "Event happened.",
+      fields: [
+        { name: "at", type: { kind: "ref", name: "timestamp" }, docs: "When." },
+        { name: "headline", type: { kind: "prim", name: "string" } },
+        { name: "ends", type: { kind: "option", of: { kind: "ref", name: "timestamp" } } },
+      ],
+    });
+    expect(model.world.functions[0]?.params).toEqual([
+      { name: "since", type: { kind: "ref", name: "timestamp" } },
+    ]);
+  });
+
+  it("refuses two fields with one API name and a struct named like the Timestamp scalar", () => {
+    const dup: GoSignatures["types"][number] = {
+      name: "Dup",
+      pos: "main.go:1:6",
+      kind: "struct",
+      fields: [
+        { name: "Name", type: parseType("string"), pos: "main.go:2:2", exported: true },
+        { name: "Other", type: parseType("string"), pos: "main.go:3:2", exported: true, json: "name" },
+      ],
+    };
+    const ts: GoSignatures["types"][number] = {
+      name: "Timestamp",
+      pos: "main.go:5:6",
+      kind: "struct",
+      fields: [],
+    };
+    const { problems } = goSignaturesToModel(
+      sigsOf([fn("GetDup", [], ["Dup"]), fn("GetTs", [], ["Timestamp"])], [dup, ts]),
+    );
+    expect(problems).toEqual([
+      "main.go:3:2: fields Name and Other of Dup both become the field name",
+      "main.go:5:6: type Timestamp clashes with the GraphQL scalar Timestamp (time.Time); rename it",
     ]);
   });
 
@@ -164,7 +234,7 @@ describe("goSignaturesToModel", () => {
 describe("trellis-sigs (run with the Go toolchain)", () => {
   let goBin: string;
   beforeAll(() => {
-    goBin = debianGoBin();
+    goBin = goBinDir();
   });
 
   it("prints the exported receiver-less functions and structs of package main", async () => {
@@ -221,11 +291,13 @@ describe("trellis-sigs (run with the Go toolchain)", () => {
     const sigs = await extractGoSignatures(path.resolve(here, "../../../app-template/go"), sdkDir, env);
     const { model, problems } = goSignaturesToModel(sigs);
     expect(problems).toEqual([]);
+    // The same API as the TypeScript template.
     expect(model.world.functions.map((f) => f.name)).toEqual([
       "say-hello",
-      "get-random-quote",
+      "get-quote",
+      "get-table-count",
       "list-people",
-      "add-movie",
+      "add-person",
       "generate-text",
     ]);
     expect([...model.world.types.keys()]).toEqual(["quote", "person"]);

@@ -7,10 +7,11 @@ import (
 	"github.com/trellis-dev/trellis/runtime/sdk/go/internal/host"
 )
 
-// Mutation is one mutation of a request; set the fields you need.
+// Mutation is one mutation of a request; set the fields you need. SetJSON and DeleteJSON take the
+// nodes as Go values (a struct, map or slice, encoded to JSON; json.RawMessage for JSON text you have).
 type Mutation struct {
-	SetJSON    string `json:"setJson,omitempty"`
-	DeleteJSON string `json:"deleteJson,omitempty"`
+	SetJSON    any    `json:"setJson,omitempty"`
+	DeleteJSON any    `json:"deleteJson,omitempty"`
 	SetNquads  string `json:"setNquads,omitempty"`
 	DelNquads  string `json:"delNquads,omitempty"`
 	Cond       string `json:"cond,omitempty"`

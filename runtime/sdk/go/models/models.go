@@ -4,6 +4,7 @@ package models
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/trellis-dev/trellis/runtime/sdk/go/internal/host"
 )
@@ -30,4 +31,29 @@ func InvokeAs[T any](name string, input any) (T, error) {
 	}
 	err = json.Unmarshal(raw, &out)
 	return out, err
+}
+
+// ChatMessage is one message of an OpenAI-compatible chat completion.
+type ChatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Chat sends messages to a chat-completions model (OpenAI-compatible) and returns the first choice's
+// content. The host adds the model name from the manifest.
+func Chat(name string, messages ...ChatMessage) (string, error) {
+	res, err := InvokeAs[struct {
+		Choices []struct {
+			Message struct {
+				Content *string `json:"content"`
+			} `json:"message"`
+		} `json:"choices"`
+	}](name, map[string]any{"messages": messages})
+	if err != nil {
+		return "", err
+	}
+	if len(res.Choices) == 0 || res.Choices[0].Message.Content == nil {
+		return "", fmt.Errorf("model %s returned no chat message content", name)
+	}
+	return *res.Choices[0].Message.Content, nil
 }

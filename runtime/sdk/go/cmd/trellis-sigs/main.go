@@ -14,7 +14,9 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -24,7 +26,9 @@ type TypeExpr struct {
 	// unknown.
 	Kind string `json:"kind"`
 	// Name is set for ident (`string`, `Person`) and qualified (`time.Time`: Package "time", Name "Time").
-	Name    string    `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Package is a qualified type's import path (resolved through the file's imports, so an aliased
+	// import still reads "time").
 	Package string    `json:"package,omitempty"`
 	Elem    *TypeExpr `json:"elem,omitempty"`
 	Key     *TypeExpr `json:"key,omitempty"`
@@ -51,6 +55,9 @@ type Field struct {
 	Pos      string   `json:"pos"`
 	Exported bool     `json:"exported"`
 	Embedded bool     `json:"embedded,omitempty"`
+	// JSON is the field's `json` struct tag ("name,omitempty", "-"), which also names it in the API.
+	JSON string `json:"json,omitempty"`
+	Doc  string `json:"doc,omitempty"`
 }
 
 type TypeDecl struct {
@@ -122,6 +129,7 @@ func extract(dir string) Output {
 			}
 			return string(src[start:end])
 		}
+		imports := importPaths(file)
 		pos := func(p token.Pos) string {
 			position := fset.Position(p)
 			return fmt.Sprintf("%s:%d:%d", filepath.Base(position.Filename), position.Line, position.Column)
@@ -141,7 +149,7 @@ func extract(dir string) Output {
 					continue
 				}
 				for i, field := range d.Type.Params.List {
-					t := typeExpr(field.Type, text)
+					t := typeExpr(field.Type, text, imports)
 					if len(field.Names) == 0 {
 						fn.Params = append(fn.Params, Param{Name: fmt.Sprintf("arg%d", i), Type: t})
 					}
@@ -151,7 +159,7 @@ func extract(dir string) Output {
 				}
 				if d.Type.Results != nil {
 					for _, field := range d.Type.Results.List {
-						t := typeExpr(field.Type, text)
+						t := typeExpr(field.Type, text, imports)
 						count := len(field.Names)
 						if count == 0 {
 							count = 1
@@ -176,17 +184,23 @@ func extract(dir string) Output {
 					if st, ok := ts.Type.(*ast.StructType); ok {
 						td.Kind = "struct"
 						for _, field := range st.Fields.List {
-							t := typeExpr(field.Type, text)
+							t := typeExpr(field.Type, text, imports)
 							if len(field.Names) == 0 {
 								td.Fields = append(td.Fields, Field{Name: t.Name, Type: t, Pos: pos(field.Pos()), Embedded: true})
 							}
+							tag := ""
+							if field.Tag != nil {
+								if unquoted, err := strconv.Unquote(field.Tag.Value); err == nil {
+									tag = reflect.StructTag(unquoted).Get("json")
+								}
+							}
 							for _, n := range field.Names {
-								td.Fields = append(td.Fields, Field{Name: n.Name, Type: t, Pos: pos(n.Pos()), Exported: n.IsExported()})
+								td.Fields = append(td.Fields, Field{Name: n.Name, Type: t, Pos: pos(n.Pos()), Exported: n.IsExported(), JSON: tag, Doc: docText(field.Doc)})
 							}
 						}
 					} else {
 						td.Kind = "other"
-						under := typeExpr(ts.Type, text)
+						under := typeExpr(ts.Type, text, imports)
 						td.Under = &under
 					}
 					out.Types = append(out.Types, td)
@@ -197,16 +211,33 @@ func extract(dir string) Output {
 	return out
 }
 
-func typeExpr(e ast.Expr, text func(ast.Node) string) TypeExpr {
+// importPaths maps the names a file refers to its imports by (alias or last path element) to paths.
+func importPaths(file *ast.File) map[string]string {
+	paths := map[string]string{}
+	for _, spec := range file.Imports {
+		path, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path[strings.LastIndex(path, "/")+1:]
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		paths[name] = path
+	}
+	return paths
+}
+
+func typeExpr(e ast.Expr, text func(ast.Node) string, imports map[string]string) TypeExpr {
 	t := TypeExpr{Text: text(e)}
 	switch x := e.(type) {
 	case *ast.Ident:
 		t.Kind, t.Name = "ident", x.Name
 	case *ast.StarExpr:
-		elem := typeExpr(x.X, text)
+		elem := typeExpr(x.X, text, imports)
 		t.Kind, t.Elem = "pointer", &elem
 	case *ast.ArrayType:
-		elem := typeExpr(x.Elt, text)
+		elem := typeExpr(x.Elt, text, imports)
 		t.Elem = &elem
 		if x.Len == nil {
 			t.Kind = "slice"
@@ -214,15 +245,18 @@ func typeExpr(e ast.Expr, text func(ast.Node) string) TypeExpr {
 			t.Kind = "array"
 		}
 	case *ast.MapType:
-		key, elem := typeExpr(x.Key, text), typeExpr(x.Value, text)
+		key, elem := typeExpr(x.Key, text, imports), typeExpr(x.Value, text, imports)
 		t.Kind, t.Key, t.Elem = "map", &key, &elem
 	case *ast.SelectorExpr:
 		t.Kind, t.Name = "qualified", x.Sel.Name
 		if pkg, ok := x.X.(*ast.Ident); ok {
 			t.Package = pkg.Name
+			if path, ok := imports[pkg.Name]; ok {
+				t.Package = path
+			}
 		}
 	case *ast.ParenExpr:
-		return typeExpr(x.X, text)
+		return typeExpr(x.X, text, imports)
 	case *ast.StructType:
 		t.Kind = "struct"
 	case *ast.InterfaceType:
@@ -232,7 +266,7 @@ func typeExpr(e ast.Expr, text func(ast.Node) string) TypeExpr {
 	case *ast.ChanType:
 		t.Kind = "chan"
 	case *ast.Ellipsis:
-		elem := typeExpr(x.Elt, text)
+		elem := typeExpr(x.Elt, text, imports)
 		t.Kind, t.Elem = "ellipsis", &elem
 	default:
 		t.Kind = "unknown"

@@ -1,14 +1,18 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { AppWorld, WitField, WitPrimitive, WitRecord, WitType } from "../wit/wit-types.ts";
+import { TIMESTAMP_RECORD } from "../../wit/well-known-types.ts";
+import type { AppWorld, WitField, WitPrimitive, WitRecord, WitType } from "../../wit/wit-types.ts";
 
 /**
  * Turns the exported functions of a Go app (as printed by `runtime/sdk/go/cmd/trellis-sigs`) into the
  * app's WIT world plus the Go-side facts the export glue needs. Go types map to WIT as below; anything
  * else is reported with `file:line:col` so the author sees exactly which signature to change.
  *
- * - `int`/`uint` are 32-bit: TinyGo's wasip2 target is `GOARCH=arm` (wasm32), so `int` → s32, `uint` → u32.
+ * - `int`/`uint` are GraphQL's 32-bit Int/UInt (s32/u32), as in Modus: they are 32-bit under TinyGo; under
+ *   Go, where they are 64-bit, a result that does not fit is answered with an error, never truncated.
+ * - `time.Time` is the world-level record `timestamp` (seconds, nanoseconds), the GraphQL scalar Timestamp.
+ * - Struct fields are named by their `json` tag when they have one (`json:"-"` leaves a field out).
  * - Every export returns `result<T, string>` (`result<_, string>` without a value), like the TypeScript
  *   path: a trailing `error` becomes the `err` side; functions without `error` simply never fail.
  * - Several non-error results are unsupported (return a struct instead): tuples have no field names to
@@ -55,8 +59,19 @@ export interface GoTypeDecl {
   pos: string;
   doc?: string;
   kind: "struct" | "other";
-  fields: { name: string; type: GoTypeExpr; pos: string; exported: boolean; embedded?: boolean }[];
+  fields: GoFieldDecl[];
   under?: GoTypeExpr;
+}
+
+export interface GoFieldDecl {
+  name: string;
+  type: GoTypeExpr;
+  pos: string;
+  exported: boolean;
+  embedded?: boolean;
+  /** The `json` struct tag's value (`name,omitempty`, `-`). */
+  json?: string;
+  doc?: string;
 }
 
 /** The JSON printed by trellis-sigs. */
@@ -69,9 +84,13 @@ export interface GoSignatures {
 }
 
 export interface GoValueSlot {
+  /** The Go name (parameter or struct field). */
   name: string;
+  /** The WIT name (kebab-case). */
+  witName: string;
   goType: GoTypeExpr;
   witType: WitType;
+  docs?: string;
 }
 
 export interface GoExport {
@@ -151,6 +170,12 @@ export function goSignaturesToModel(sigs: GoSignatures): GoModelResult {
 
   const recordFor = (decl: GoTypeDecl, pos: string, where: string): WitType | undefined => {
     const witName = goNameToKebab(decl.name);
+    if (witName === TIMESTAMP_RECORD.name) {
+      problems.push(
+        `${decl.pos}: type ${decl.name} clashes with the GraphQL scalar Timestamp (time.Time); rename it`,
+      );
+      return undefined;
+    }
     if (records.has(decl.name)) return { kind: "ref", name: witName };
     if (inProgress.has(decl.name)) {
       problems.push(
@@ -173,9 +198,27 @@ export function goSignaturesToModel(sigs: GoSignatures): GoModelResult {
         warnings.push(`${field.pos}: unexported field ${field.name} of ${decl.name} is not part of the API`);
         continue;
       }
+      const jsonName = field.json?.split(",")[0];
+      if (jsonName === "-") continue;
+      const fieldWitName = goNameToKebab(jsonName || field.name);
+      const clash = fields.find((f) => f.witName === fieldWitName);
+      if (clash) {
+        problems.push(
+          `${field.pos}: fields ${clash.name} and ${field.name} of ${decl.name} both become the field ${fieldWitName}`,
+        );
+        ok = false;
+        continue;
+      }
       const witType = witTypeOf(field.type, field.pos, `field ${field.name} of ${decl.name}`);
       if (!witType) ok = false;
-      else fields.push({ name: field.name, goType: field.type, witType });
+      else
+        fields.push({
+          name: field.name,
+          witName: fieldWitName,
+          goType: field.type,
+          witType,
+          ...(field.doc ? { docs: field.doc } : {}),
+        });
     }
     inProgress.delete(decl.name);
     if (!ok) return undefined;
@@ -184,7 +227,9 @@ export function goSignaturesToModel(sigs: GoSignatures): GoModelResult {
     const witRecord: WitRecord = {
       kind: "record",
       name: witName,
-      fields: fields.map((f): WitField => ({ name: goNameToKebab(f.name), type: f.witType })),
+      fields: fields.map(
+        (f): WitField => ({ name: f.witName, type: f.witType, ...(f.docs ? { docs: f.docs } : {}) }),
+      ),
       ...(decl.doc ? { docs: decl.doc } : {}),
     };
     world.types.set(witName, witRecord);
@@ -216,14 +261,11 @@ export function goSignaturesToModel(sigs: GoSignatures): GoModelResult {
       case "map":
         return unsupported(pos, t, where, "use a slice of structs");
       case "qualified":
-        return unsupported(
-          pos,
-          t,
-          where,
-          t.package === "time" && t.name === "Time"
-            ? "use a string (RFC 3339)"
-            : "only types of package main",
-        );
+        if (t.package === "time" && t.name === "Time") {
+          world.types.set(TIMESTAMP_RECORD.name, TIMESTAMP_RECORD);
+          return { kind: "ref", name: TIMESTAMP_RECORD.name };
+        }
+        return unsupported(pos, t, where, "only types of package main, and time.Time");
       case "array":
         return unsupported(pos, t, where, "use a slice");
       case "ellipsis":
@@ -248,7 +290,7 @@ export function goSignaturesToModel(sigs: GoSignatures): GoModelResult {
     for (const p of fn.params) {
       const witType = witTypeOf(p.type, fn.pos, `parameter ${p.name} of ${fn.name}`);
       if (!witType) ok = false;
-      else params.push({ name: p.name, goType: p.type, witType });
+      else params.push({ name: p.name, witName: goNameToKebab(p.name), goType: p.type, witType });
     }
     const results = [...fn.results];
     const isError = (t: GoTypeExpr | undefined) => t?.kind === "ident" && t.name === "error";
@@ -269,7 +311,7 @@ export function goSignaturesToModel(sigs: GoSignatures): GoModelResult {
     exports.push({ goName: fn.name, witName, params, result, returnsError });
     world.functions.push({
       name: witName,
-      params: params.map((p) => ({ name: goNameToKebab(p.name), type: p.witType })),
+      params: params.map((p) => ({ name: p.witName, type: p.witType })),
       result: {
         kind: "result",
         ...(result ? { ok: result.witType } : {}),

@@ -1,13 +1,14 @@
 import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { AppWorld, WitType } from "../wit/wit-types.ts";
-import { witIdentifier } from "./wit-names.ts";
+import type { AppWorld, WitType } from "../../wit/wit-types.ts";
+import { witIdentifier } from "../wit-names.ts";
 
 /**
  * The WIT package a Go app is built against. The app's world lives in the platform package
  * `trellis:app@0.1.0` next to `host.wit` (so `include imports;` resolves locally and the host import keeps
- * the name the runtime provides, `trellis:app/host@0.1.0`), and includes `wasi:cli/imports@0.2.0` because
- * TinyGo's runtime imports WASI 0.2.0 directly.
+ * the name the runtime provides, `trellis:app/host@0.1.0`). Under TinyGo it also includes
+ * `wasi:cli/imports@0.2.0`, because TinyGo's runtime imports WASI 0.2.0 directly; under Go the WASI
+ * imports come from the preview1 adapter instead (go-component.ts).
  */
 
 export const GO_WORLD_NAME = "app";
@@ -58,7 +59,12 @@ export function renderGoWorld(world: AppWorld, options: GoWorldOptions = {}): st
     lines.push("", ...docLines(def.docs, "  "));
     if (def.kind === "record") {
       lines.push(`  record ${witIdent(def.name)} {`);
-      for (const field of def.fields) lines.push(`    ${witIdent(field.name)}: ${witTypeText(field.type)},`);
+      for (const field of def.fields) {
+        lines.push(
+          ...docLines(field.docs, "    "),
+          `    ${witIdent(field.name)}: ${witTypeText(field.type)},`,
+        );
+      }
       lines.push("  }");
     } else {
       lines.push(`  enum ${witIdent(def.name)} {`, ...def.cases.map((c) => `    ${witIdent(c)},`), "  }");
@@ -81,6 +87,11 @@ export interface GoWitDirOptions {
    * jco 1.11.2 ships no WIT files, and TinyGo's copy is exactly the WASI version its runtime imports.
    */
   wasiWitDir: string;
+}
+
+/** The world and the host interface as one WIT source (what `jco embed` takes for a Go build). */
+export function goWitSource(world: AppWorld, hostWit: string): string {
+  return `${hostWit.trimEnd()}\n\n${renderGoWorld(world, { includeWasi: false, packageLine: false })}`;
 }
 
 /**
