@@ -8,7 +8,8 @@ export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `${CHROMIUM_PATH} is missing: the console browser test needs Debian's chromium. ` +
-        "`.ci/run` installs it (apt-get install -y chromium); run that, or install it yourself.",
+        "`npm test` installs it first when run as root on Debian (scripts/test-services.mjs); " +
+        "otherwise: sudo apt-get install -y chromium",
     );
   }
   return chromium.launch({
