@@ -200,6 +200,18 @@ describe("a Go app built with Go and served by the runtime", () => {
     expect(glue).toContain("//go:wasmexport cabi_post_make-team");
   });
 
+  it("captures what Go writes to stdout and stderr as the call's log lines", async () => {
+    const r = await gql('{ print(message: "hi ✓") }');
+    expect(r.data).toEqual({ print: "hi ✓" });
+    const logs = Object.values(r.extensions?.invocations ?? {})[0]?.logs ?? [];
+    expect(logs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ level: "info", message: "out: hi ✓" }),
+        expect.objectContaining({ level: "warning", message: "err: hi ✓" }),
+      ]),
+    );
+  });
+
   it("runs goroutines and sleeps on the clock", async () => {
     const r = await gql("{ fanout(n: 100) nap(ms: 50) }");
     expect(r.errors).toBeUndefined();

@@ -1,8 +1,9 @@
 /**
  * What the Go build reads from a core module before making it a component: its function imports (to
  * reject imports the component cannot satisfy, and to find the duplicates Go's linker emits) and where
- * its data starts (the preview1 adapter's scratch area must lie below it). A minimal reader of the
- * wasm binary format: sections are skipped by size, only the import and data sections are decoded.
+ * a marked array of its data lies (the preview1 adapter's arena, see the SDK's wasmabi/adapter_arena.go).
+ * A minimal reader of the wasm binary format: sections are skipped by size, only the import and data
+ * sections are decoded.
  */
 
 export interface CoreImport {
@@ -13,8 +14,8 @@ export interface CoreImport {
 
 export interface CoreModuleFacts {
   imports: CoreImport[];
-  /** The lowest address an active data segment with a constant offset writes to; undefined without data. */
-  dataStart: number | undefined;
+  /** Active data segments of memory 0 with a constant offset: where they go and their bytes. */
+  data: { address: number; bytes: Uint8Array }[];
 }
 
 const KINDS = ["func", "table", "memory", "global", "tag"] as const;
@@ -32,13 +33,13 @@ export function readCoreModuleFacts(module: Uint8Array): CoreModuleFacts {
   if (module[4] !== 1)
     throw new Error("the compiler produced a component or an unknown wasm version, not a core module");
   const reader = new Reader(module, 8);
-  const facts: CoreModuleFacts = { imports: [], dataStart: undefined };
+  const facts: CoreModuleFacts = { imports: [], data: [] };
   while (!reader.done()) {
     const id = reader.byte();
     const size = reader.uleb();
     const end = reader.offset + size;
     if (id === 2) readImports(new Reader(module, reader.offset, end), facts.imports);
-    if (id === 11) facts.dataStart = readDataStart(new Reader(module, reader.offset, end));
+    if (id === 11) facts.data = readData(new Reader(module, reader.offset, end));
     reader.offset = end;
   }
   return facts;
@@ -76,9 +77,8 @@ function readImports(r: Reader, out: CoreImport[]): void {
   }
 }
 
-/** Lowest offset of the active segments of memory 0 whose offset is an `i32.const`. */
-function readDataStart(r: Reader): number | undefined {
-  let lowest: number | undefined;
+function readData(r: Reader): CoreModuleFacts["data"] {
+  const segments: CoreModuleFacts["data"] = [];
   const count = r.uleb();
   for (let i = 0; i < count; i++) {
     const flags = r.uleb();
@@ -86,18 +86,33 @@ function readDataStart(r: Reader): number | undefined {
       r.offset += r.uleb(); // passive: bytes only
       continue;
     }
-    if (flags === 2) r.uleb(); // explicit memory index
+    const memory = flags === 2 ? r.uleb() : 0;
     const op = r.byte();
-    const offset = op === 0x41 ? r.sleb() >>> 0 : undefined;
+    const address = op === 0x41 ? r.sleb() >>> 0 : undefined;
     if (op !== 0x41) {
       // Not an i32.const: skip the expression up to its `end`.
       while (r.byte() !== 0x0b) {}
     } else if (r.byte() !== 0x0b) throw new Error("unexpected data segment offset expression");
     const length = r.uleb();
-    if (offset !== undefined && length > 0) lowest = lowest === undefined ? offset : Math.min(lowest, offset);
+    if (address !== undefined && memory === 0) segments.push({ address, bytes: r.bytesAt(r.offset, length) });
     r.offset += length;
   }
-  return lowest;
+  return segments;
+}
+
+/** Addresses where `needle` starts inside the module's data segments. */
+export function findInData(facts: CoreModuleFacts, needle: Uint8Array): number[] {
+  const found: number[] = [];
+  for (const segment of facts.data) {
+    for (let at = indexOf(segment.bytes, needle, 0); at >= 0; at = indexOf(segment.bytes, needle, at + 1)) {
+      found.push(segment.address + at);
+    }
+  }
+  return found;
+}
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+  return Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength).indexOf(needle, from);
 }
 
 class Reader {
@@ -143,6 +158,10 @@ class Reader {
     const flags = this.uleb();
     this.uleb();
     if (flags & 1) this.uleb();
+  }
+
+  bytesAt(offset: number, length: number): Uint8Array {
+    return this.bytes.subarray(offset, offset + length);
   }
 
   name(): string {
