@@ -10,8 +10,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -19,33 +17,12 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWasmAppRuntime, type RunningPlatform, startPlatform } from "../../platform/src/index.ts";
 import { type GoModuleProxy, startGoModuleProxy } from "../support/go-module-proxy.ts";
+import { freePort, type LoopbackApis, startLoopbackApis } from "../support/loopback-apis.ts";
+import { itServesTheTemplateApi, type TemplateGraphQLBody } from "../support/template-api-tests.ts";
 
 const BIN = join(import.meta.dirname, "../../runtime/cli/bin/trellis.mjs");
 const run = promisify(execFile);
 const API_KEY = `key-${Date.now()}`;
-
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  return (server.address() as AddressInfo).port;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  const port = await listen(s);
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-async function body(req: IncomingMessage): Promise<string> {
-  let text = "";
-  for await (const chunk of req) text += chunk;
-  return text;
-}
-
-interface GraphQLBody {
-  data?: Record<string, unknown> | null;
-  errors?: { message: string; path?: string[]; extensions?: { code?: string } }[];
-}
 
 describe("trellis new --lang go → go test → build → dev → deploy (every connection kind)", () => {
   let parent: string;
@@ -57,37 +34,12 @@ describe("trellis new --lang go → go test → build → dev → deploy (every 
   let built = "";
   let goTest = "";
   let url: string;
-  const servers: Server[] = [];
-  const seenAuth: (string | undefined)[] = [];
-  const modelBodies: Record<string, unknown>[] = [];
+  let apis: LoopbackApis;
   const table = `trellis_go_e2e_${process.pid}`;
 
   beforeAll(async () => {
-    const quotes = createServer((req, res) => {
-      seenAuth.push(req.headers.authorization);
-      res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ text: `you asked ${req.url}`, author: "Loopback" }));
-    });
-    const openai = createServer(async (req, res) => {
-      seenAuth.push(req.headers.authorization);
-      const text = await body(req);
-      res.setHeader("content-type", "application/json");
-      if (req.method !== "POST") {
-        res.end("{}"); // the explorer's connection probe
-        return;
-      }
-      const input = JSON.parse(text) as Record<string, unknown>;
-      modelBodies.push(input);
-      const messages = input.messages as { content: string }[];
-      res.end(
-        JSON.stringify({
-          choices: [{ message: { role: "assistant", content: `echo: ${messages.at(-1)?.content}` } }],
-        }),
-      );
-    });
-    servers.push(quotes, openai);
-    const quotesPort = await listen(quotes);
-    const openaiPort = await listen(openai);
+    apis = await startLoopbackApis();
+    const { quotesPort, openaiPort } = apis;
     const grpcPort = await freePort();
     const httpPort = await freePort();
     const devPort = await freePort();
@@ -222,7 +174,7 @@ func FetchUndeclared() (string, error) {
       dev.kill("SIGINT");
       await new Promise((r) => dev?.once("exit", r));
     }
-    for (const s of servers) s.close();
+    apis?.close();
     await run("mariadb", ["-h", "127.0.0.1", "-uroot", "test", "-e", `drop table if exists ${table}`]).catch(
       () => {},
     );
@@ -230,14 +182,14 @@ func FetchUndeclared() (string, error) {
     await proxy?.close();
   });
 
-  async function gql(query: string): Promise<GraphQLBody> {
+  async function gql(query: string): Promise<TemplateGraphQLBody> {
     const res = await fetch(`${url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ query }),
     });
     expect(res.status).toBe(200);
-    return (await res.json()) as GraphQLBody;
+    return (await res.json()) as TemplateGraphQLBody;
   }
 
   it("builds with the local Go, names the compiler and resolves the SDK through the module proxy", async () => {
@@ -255,42 +207,7 @@ func FetchUndeclared() (string, error) {
     expect(goTest).toMatch(/^ok\s/m);
   });
 
-  it("serves a pure function", async () => {
-    expect(await gql('{ sayHello(name: "Gopher") }')).toMatchObject({ data: { sayHello: "Hello, Gopher!" } });
-  });
-
-  it("calls an http connection with the bearer header filled from .env.dev.local", async () => {
-    const r = await gql("{ quote { text author } }");
-    expect(r.errors).toBeUndefined();
-    expect(r.data).toEqual({ quote: { text: "you asked /quotes/random", author: "Loopback" } });
-    expect(seenAuth).toContain(`Bearer ${API_KEY}`);
-  });
-
-  it("queries PostgreSQL and MariaDB through relationaldb connections", async () => {
-    const pg = await gql("{ tableCount }");
-    expect(pg.errors).toBeUndefined();
-    expect(typeof pg.data?.tableCount).toBe("number");
-    const first = await gql('mutation { addNote(text: "one") }');
-    const second = await gql('mutation { addNote(text: "two") }');
-    expect(first.errors).toBeUndefined();
-    expect(second.data?.addNote).toBe((first.data?.addNote as number) + 1);
-  });
-
-  it("mutates and queries the embedded graph database over gRPC", async () => {
-    const added = await gql('mutation { addPerson(name: "Ada", age: 36) }');
-    expect(added.errors).toBeUndefined();
-    expect(added.data?.addPerson).toMatch(/^0x[0-9a-f]+$/);
-    const people = await gql("{ people { uid name age } }");
-    expect(people.errors).toBeUndefined();
-    expect(people.data?.people).toContainEqual({ uid: added.data?.addPerson, name: "Ada", age: 36 });
-  });
-
-  it("invokes a model through an OpenAI-compatible server", async () => {
-    const r = await gql('{ generateText(prompt: "hi there") }');
-    expect(r.errors).toBeUndefined();
-    expect(r.data).toEqual({ generateText: "echo: hi there" });
-    expect(modelBodies.at(-1)?.model).toBe("gpt-4o-mini");
-  });
+  itServesTheTemplateApi(() => ({ gql, apis, apiKey: API_KEY }));
 
   it("fails an infinite loop, a huge allocation, a panic and an undeclared fetch alone", async () => {
     const started = Date.now();

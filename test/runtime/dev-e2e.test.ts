@@ -7,71 +7,28 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, type LoopbackApis, startLoopbackApis } from "../support/loopback-apis.ts";
+import { itServesTheTemplateApi, type TemplateGraphQLBody } from "../support/template-api-tests.ts";
 
 const BIN = join(import.meta.dirname, "../../runtime/cli/bin/trellis.mjs");
 const run = promisify(execFile);
 const API_KEY = `key-${Date.now()}`;
-
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  return (server.address() as AddressInfo).port;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  const port = await listen(s);
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-async function body(req: IncomingMessage): Promise<string> {
-  let text = "";
-  for await (const chunk of req) text += chunk;
-  return text;
-}
 
 describe("trellis new → build → dev (TypeScript app, every connection kind)", () => {
   let dir: string;
   let dev: ChildProcess | undefined;
   let devOutput = "";
   let url: string;
-  const servers: Server[] = [];
-  const seenAuth: (string | undefined)[] = [];
-  const modelBodies: Record<string, unknown>[] = [];
+  let apis: LoopbackApis;
   const table = `trellis_e2e_${process.pid}`;
 
   beforeAll(async () => {
-    const quotes = createServer((req, res) => {
-      seenAuth.push(req.headers.authorization);
-      res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ text: `you asked ${req.url}`, author: "Loopback" }));
-    });
-    const openai = createServer(async (req, res) => {
-      seenAuth.push(req.headers.authorization);
-      const text = await body(req);
-      res.setHeader("content-type", "application/json");
-      if (req.method !== "POST") {
-        res.end("{}"); // the explorer's connection probe
-        return;
-      }
-      const input = JSON.parse(text) as Record<string, unknown>;
-      modelBodies.push(input);
-      const messages = input.messages as { content: string }[];
-      res.end(
-        JSON.stringify({
-          choices: [{ message: { role: "assistant", content: `echo: ${messages.at(-1)?.content}` } }],
-        }),
-      );
-    });
-    servers.push(quotes, openai);
-    const quotesPort = await listen(quotes);
-    const openaiPort = await listen(openai);
+    apis = await startLoopbackApis();
+    const { quotesPort, openaiPort } = apis;
     const grpcPort = await freePort();
     const httpPort = await freePort();
     const devPort = await freePort();
@@ -169,66 +126,24 @@ export function fetchUndeclared(): string {
       dev.kill("SIGINT");
       await new Promise((r) => dev?.once("exit", r));
     }
-    for (const s of servers) s.close();
+    apis?.close();
     await run("mariadb", ["-h", "127.0.0.1", "-uroot", "test", "-e", `drop table if exists ${table}`]).catch(
       () => {},
     );
     if (dir) await rm(join(dir, ".."), { recursive: true, force: true });
   });
 
-  async function gql(query: string, variables?: Record<string, unknown>) {
+  async function gql(query: string): Promise<TemplateGraphQLBody> {
     const res = await fetch(`${url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query }),
     });
     expect(res.status).toBe(200);
-    return (await res.json()) as {
-      data?: Record<string, unknown>;
-      errors?: { message: string; path?: string[] }[];
-      extensions?: { invocations?: Record<string, { executionId: string }> };
-    };
+    return (await res.json()) as TemplateGraphQLBody;
   }
 
-  it("serves a pure function, with an execution id per call", async () => {
-    const r = await gql('{ sayHello(name: "Trellis") }');
-    expect(r.errors).toBeUndefined();
-    expect(r.data).toEqual({ sayHello: "Hello, Trellis!" });
-    expect(r.extensions?.invocations?.sayHello.executionId).toMatch(/^[0-9a-v]{20}$/);
-  });
-
-  it("calls an http connection with the bearer header filled from .env.dev.local", async () => {
-    const r = await gql("{ quote { text author } }");
-    expect(r.errors).toBeUndefined();
-    expect(r.data).toEqual({ quote: { text: "you asked /quotes/random", author: "Loopback" } });
-    expect(seenAuth).toContain(`Bearer ${API_KEY}`);
-  });
-
-  it("queries PostgreSQL and MariaDB through relationaldb connections", async () => {
-    const pg = await gql("{ tableCount }");
-    expect(pg.errors).toBeUndefined();
-    expect(typeof pg.data?.tableCount).toBe("number");
-    const first = await gql('mutation { addNote(text: "one") }');
-    const second = await gql('mutation { addNote(text: "two") }');
-    expect(first.errors).toBeUndefined();
-    expect(second.data?.addNote).toBe((first.data?.addNote as number) + 1);
-  });
-
-  it("mutates and queries the embedded graph database over gRPC", async () => {
-    const added = await gql('mutation { addPerson(name: "Ada", age: 36) }');
-    expect(added.errors).toBeUndefined();
-    expect(added.data?.addPerson).toMatch(/^0x[0-9a-f]+$/);
-    const people = await gql("{ people { uid name age } }");
-    expect(people.errors).toBeUndefined();
-    expect(people.data?.people).toContainEqual({ uid: added.data?.addPerson, name: "Ada", age: 36 });
-  });
-
-  it("invokes a model through an OpenAI-compatible server", async () => {
-    const r = await gql('{ generateText(prompt: "hi there") }');
-    expect(r.errors).toBeUndefined();
-    expect(r.data).toEqual({ generateText: "echo: hi there" });
-    expect(modelBodies.at(-1)?.model).toBe("gpt-4o-mini");
-  });
+  itServesTheTemplateApi(() => ({ gql, apis, apiKey: API_KEY }));
 
   it("turns an infinite loop, a runaway allocation and an undeclared fetch into errors of that call only", async () => {
     const started = Date.now();
