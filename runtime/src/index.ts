@@ -23,6 +23,7 @@ export { newExecutionId } from "./graphql/execution-id.ts";
 // GraphQL
 export type { ExecutionErrorCode, ExecutionRecord } from "./graphql/execution-record.ts";
 export { createGraphQLHandler } from "./graphql/graphql-handler.ts";
+export { DEFAULT_OPERATION_LIMITS, type OperationLimits } from "./graphql/operation-limits.ts";
 export { buildAppSchema, SchemaBuildError } from "./graphql/schema-builder.ts";
 // Manifest and secrets
 export { loadManifest, MANIFEST_FILE } from "./manifest/load-manifest.ts";
@@ -47,6 +48,11 @@ export { requiredVariables } from "./secrets/required-variables.ts";
 export type { FunctionInvoker, InvokeOutcome } from "./wasm/function-invoker.ts";
 export type { HostCalls, LogEntry } from "./wasm/host-calls.ts";
 export { transpileComponent } from "./wasm/transpile-component.ts";
-export { createWorkerPool, type WorkerPoolOptions } from "./wasm/worker-pool.ts";
+export {
+  createWorkerPool,
+  type WorkerPoolInvoker,
+  type WorkerPoolOptions,
+  type WorkerPoolStats,
+} from "./wasm/worker-pool.ts";
 export { parseWorldWit, readAppWorld, WitParseError } from "./wit/wit-parser.ts";
 export type { AppWorld, WitFunction, WitType } from "./wit/wit-types.ts";

@@ -16,6 +16,7 @@ import {
 } from "../connections/host-dispatcher.ts";
 import type { ExecutionRecord } from "../graphql/execution-record.ts";
 import { createGraphQLHandler, type GraphQLHandler } from "../graphql/graphql-handler.ts";
+import type { OperationLimits } from "../graphql/operation-limits.ts";
 import { buildAppSchema } from "../graphql/schema-builder.ts";
 import { MANIFEST_FILE } from "../manifest/load-manifest.ts";
 import type { EndpointConfig, Manifest } from "../manifest/manifest-schema.ts";
@@ -42,6 +43,10 @@ export interface LoadAppOptions {
   missingSecrets?: "throw" | "defer";
   /** Worker threads (calls at once); default 2. */
   workers?: number;
+  /** Calls waiting for a worker before new ones are refused (RESOURCE_EXHAUSTED); default 256. */
+  maxQueue?: number;
+  /** Bounds on one GraphQL request (aliases, depth, tokens, cost, function calls). */
+  operationLimits?: Partial<OperationLimits>;
   logger?: HostLogger;
 }
 
@@ -132,6 +137,7 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
       host,
       world,
       workers: options.workers,
+      maxQueue: options.maxQueue,
       timeoutMs: build.manifest.limits.timeoutMs,
       memoryLimitMb: build.manifest.limits.memoryMb,
     });
@@ -139,7 +145,12 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
     await host.close();
     throw e;
   }
-  const graphql: GraphQLHandler = createGraphQLHandler({ world, invoker, onExecution: options.onExecution });
+  const graphql: GraphQLHandler = createGraphQLHandler({
+    world,
+    invoker,
+    onExecution: options.onExecution,
+    limits: options.operationLimits,
+  });
   return {
     name: options.appName ?? build.name,
     world,

@@ -21,6 +21,7 @@ export type ExecutionErrorCode =
   | "FUNCTION_ERROR"
   | "TIMEOUT"
   | "OUT_OF_MEMORY"
+  | "RESOURCE_EXHAUSTED"
   | "TRAP"
   | "INTERNAL_ERROR"
   | "INVALID_RESULT";

@@ -12,6 +12,7 @@ import {
   type GraphQLResolveInfo,
   responsePathAsArray,
 } from "./graphql-js.ts";
+import { DEFAULT_OPERATION_LIMITS, type OperationLimits, operationLimitPlugins } from "./operation-limits.ts";
 import { buildAppSchema, type FieldBinding } from "./schema-builder.ts";
 import { ValueCodec } from "./value-codec.ts";
 
@@ -28,6 +29,8 @@ export interface GraphQLHandlerOptions {
   onExecution?: (e: ExecutionRecord) => void;
   /** Serve yoga's GraphiQL on GET; off by default (the explorer replaces it). */
   graphiql?: boolean;
+  /** Bounds on one request (aliases, depth, tokens, cost, directives, function calls). */
+  limits?: Partial<OperationLimits>;
 }
 
 export interface GraphQLHandler {
@@ -46,6 +49,8 @@ interface Invocation {
 interface RequestState {
   invocations: Record<string, Invocation>;
   logErrors: GraphQLError[];
+  /** Function calls this request has made. */
+  calls: number;
 }
 
 const INTERNAL_MESSAGE = "An internal runtime error occurred while executing the function.";
@@ -54,6 +59,7 @@ const ERROR_CODES: Record<NonNullable<InvokeOutcome["error"]>["kind"], Execution
   "function-error": "FUNCTION_ERROR",
   timeout: "TIMEOUT",
   "out-of-memory": "OUT_OF_MEMORY",
+  "resource-exhausted": "RESOURCE_EXHAUSTED",
   trap: "TRAP",
   internal: "INTERNAL_ERROR",
 };
@@ -64,6 +70,7 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
   installCustomScalars(schema);
   const codec = new ValueCodec(options.world.types);
   const nextId = options.newExecutionId ?? newExecutionId;
+  const limits: OperationLimits = { ...DEFAULT_OPERATION_LIMITS, ...options.limits };
 
   for (const binding of fields) {
     const root = schema.getType(binding.rootType) as GraphQLObjectType;
@@ -77,6 +84,12 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     state: RequestState,
     info: GraphQLResolveInfo,
   ): Promise<unknown> {
+    if (++state.calls > limits.maxCalls) {
+      throw new GraphQLError(
+        `this request calls more than ${limits.maxCalls} functions, the limit per request; split it into several requests`,
+        { extensions: { code: "RESOURCE_EXHAUSTED" } },
+      );
+    }
     const witArgs = binding.args.map((a) => codec.toWit(a.type, args[a.name], `argument "${a.name}"`));
     const alias = info.path.key as string;
     const executionId = nextId();
@@ -144,8 +157,8 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     landingPage: false,
     logging: false,
     maskedErrors: { isDev: false },
-    context: () => ({ trellis: { invocations: {}, logErrors: [] } }),
-    plugins: [invocationsExtension()],
+    context: () => ({ trellis: { invocations: {}, logErrors: [], calls: 0 } }),
+    plugins: [...operationLimitPlugins(limits), invocationsExtension()],
   });
 
   return {

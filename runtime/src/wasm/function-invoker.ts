@@ -10,8 +10,14 @@ export interface InvokeOutcome {
   ok: boolean;
   /** The function's return value when `ok`. */
   value?: unknown;
-  /** Why the call failed when not `ok`: the guest's error, a trap, a timeout or an out-of-memory. */
-  error?: { message: string; kind: "function-error" | "trap" | "timeout" | "out-of-memory" | "internal" };
+  /**
+   * Why the call failed when not `ok`: the guest's error, a trap, a timeout, an out-of-memory, or a bound
+   * of the runtime (too many calls waiting, too many calls in one request).
+   */
+  error?: {
+    message: string;
+    kind: "function-error" | "trap" | "timeout" | "out-of-memory" | "resource-exhausted" | "internal";
+  };
   /** Everything the guest logged during the call (host `log` calls and console/stdout lines). */
   logs: LogEntry[];
   durationMs: number;

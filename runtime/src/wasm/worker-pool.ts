@@ -25,7 +25,7 @@ export interface WorkerPoolOptions {
   timeoutMs?: number;
   /** Per worker: caps the guest's linear memory and the worker's JS heap. Default 256 MB. */
   memoryLimitMb?: number;
-  /** Calls waiting for a worker before new ones are refused. Default 1000. */
+  /** Calls waiting for a worker before new ones are refused (RESOURCE_EXHAUSTED). Default 256. */
   maxQueue?: number;
   /** Default `reuse`: see bench/runtime/README-jco.md for the measurements behind it. */
   instancePolicy?: InstancePolicy;
@@ -35,6 +35,18 @@ export interface WorkerPoolOptions {
    */
   world?: AppWorld;
   logger?: PoolLogger;
+}
+
+/** What the pool holds right now (for health, metrics and tests). */
+export interface WorkerPoolStats {
+  /** Worker threads alive (starting, idle or busy); never more than the pool size. */
+  workers: number;
+  busy: number;
+  queued: number;
+}
+
+export interface WorkerPoolInvoker extends FunctionInvoker {
+  stats(): WorkerPoolStats;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -74,7 +86,7 @@ const shimUrl = pathToFileURL(
  * is answered with that failure and only its worker or instance is replaced; other calls go on.
  * Core modules are compiled at creation; workers start on the first call and after `unload()`.
  */
-export async function createWorkerPool(options: WorkerPoolOptions): Promise<FunctionInvoker> {
+export async function createWorkerPool(options: WorkerPoolOptions): Promise<WorkerPoolInvoker> {
   const pool = new WorkerPool(options);
   const component = await pool.load();
   // Start one worker now, so the first call finds it booted (or booting) instead of paying for all of it.
@@ -82,7 +94,7 @@ export async function createWorkerPool(options: WorkerPoolOptions): Promise<Func
   return pool;
 }
 
-class WorkerPool implements FunctionInvoker {
+class WorkerPool implements WorkerPoolInvoker {
   private readonly size: number;
   private readonly timeoutMs: number;
   private readonly memoryLimitMb: number;
@@ -100,7 +112,7 @@ class WorkerPool implements FunctionInvoker {
     this.size = Math.max(1, options.workers ?? 2);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.memoryLimitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
-    this.maxQueue = options.maxQueue ?? 1000;
+    this.maxQueue = options.maxQueue ?? 256;
     this.policy = options.instancePolicy ?? "reuse";
   }
 
@@ -119,7 +131,11 @@ class WorkerPool implements FunctionInvoker {
     if (this.closed) return Promise.resolve(failed(startedAt, "internal", "the function pool is closed"));
     if (this.queue.length >= this.maxQueue) {
       return Promise.resolve(
-        failed(startedAt, "internal", `too many calls waiting (${this.queue.length}); try again later`),
+        failed(
+          startedAt,
+          "resource-exhausted",
+          `too many calls waiting for this app (${this.queue.length}, the limit); try again later`,
+        ),
       );
     }
     if (this.workers.size === 0 && this.coldStartAt === undefined) this.coldStartAt = startedAt;
@@ -147,9 +163,7 @@ class WorkerPool implements FunctionInvoker {
       if (this.queue.length === 0) return;
       if (pw.ready && !pw.current && !pw.retired) this.dispatch(pw, this.queue.shift()!);
     }
-    const starting = [...this.workers].filter((pw) => !pw.ready && !pw.retired).length;
-    let wanted = Math.min(this.queue.length - starting, this.size - this.liveCount());
-    if (wanted <= 0) return;
+    if (this.workersWanted() <= 0) return;
     let component: LoadedComponent;
     try {
       component = await this.load();
@@ -157,7 +171,19 @@ class WorkerPool implements FunctionInvoker {
       this.failQueue("internal", `cannot load the component: ${messageOf(error)}`);
       return;
     }
-    while (wanted-- > 0 && !this.closed) this.spawn(component);
+    // Counted again after the await: every call's pump gets here, and the pool must never exceed its size.
+    for (let wanted = this.workersWanted(); wanted > 0 && !this.closed; wanted--) this.spawn(component);
+  }
+
+  /** Workers to start for the queued calls: those not covered by starting workers, within the pool size. */
+  private workersWanted(): number {
+    const starting = [...this.workers].filter((pw) => !pw.ready && !pw.retired).length;
+    return Math.min(this.queue.length - starting, this.size - this.liveCount());
+  }
+
+  stats(): WorkerPoolStats {
+    const live = [...this.workers].filter((pw) => !pw.retired);
+    return { workers: live.length, busy: live.filter((pw) => pw.current).length, queued: this.queue.length };
   }
 
   /** Starts a worker ahead of the first call when none is running. */

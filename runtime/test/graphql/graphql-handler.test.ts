@@ -183,6 +183,52 @@ describe("createGraphQLHandler", () => {
     expect(Math.abs(executionIdTime(generated[0]!).getTime() - Date.now())).toBeLessThan(5_000);
   });
 
+  it("refuses a request with thousands of aliases before calling anything", async () => {
+    const { post, invoker } = setup();
+    const aliases = Array.from({ length: 5000 }, (_, i) => `a${i}: person(id: ${i}) { id }`).join(" ");
+    const { body } = await post(`{ ${aliases} }`);
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.message).toMatch(
+      /Aliases limit of 32 exceeded, found 5000|Token limit of 5000 exceeded/,
+    );
+    expect(invoker.calls).toHaveLength(0);
+  });
+
+  it("bounds the function calls of one request, whatever the query's shape", async () => {
+    const records: ExecutionRecord[] = [];
+    const invoker = newTestInvoker();
+    const handler = createGraphQLHandler({
+      world: testWorld,
+      invoker,
+      onExecution: (e) => records.push(e),
+      limits: { maxAliases: 100, maxCalls: 3 },
+    });
+    const query = `{ ${Array.from({ length: 5 }, (_, i) => `a${i}: person(id: ${i}) { id }`).join(" ")} }`;
+    const res = await handler.fetch(
+      new Request("http://localhost/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query }),
+      }),
+    );
+    const body = (await res.json()) as GraphQLBody;
+    expect(invoker.calls).toHaveLength(3);
+    expect(body.errors?.map((e) => e.extensions?.code)).toEqual(["RESOURCE_EXHAUSTED", "RESOURCE_EXHAUSTED"]);
+    expect(body.errors?.[0]?.message).toBe(
+      "this request calls more than 3 functions, the limit per request; split it into several requests",
+    );
+  });
+
+  it("refuses documents too deep, too costly or too long", async () => {
+    const { post, invoker } = setup();
+    const deep = `{ person(id: 1) ${"{ address ".repeat(20)}{ city }${" }".repeat(20)} }`;
+    const tooDeep = await post(deep);
+    expect(tooDeep.body.errors?.[0]?.message).toMatch(/Query depth limit of 16 exceeded/);
+    const long = await post(`{ person(id: 1) { id ${"firstName ".repeat(6000)} } }`);
+    expect(long.body.errors?.[0]?.message).toMatch(/Token limit of 5000 exceeded/);
+    expect(invoker.calls).toHaveLength(0);
+  });
+
   it("serves any endpoint path and answers introspection", async () => {
     const { handler } = setup();
     const res = await handler.fetch(

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FunctionInvoker } from "../../src/wasm/function-invoker.ts";
-import { createWorkerPool } from "../../src/wasm/worker-pool.ts";
+import { createWorkerPool, type WorkerPoolInvoker } from "../../src/wasm/worker-pool.ts";
 import { readAppWorld } from "../../src/wit/wit-parser.ts";
 import type { AppWorld } from "../../src/wit/wit-types.ts";
 import { LoopbackHost } from "../fixtures/wasm/loopback-host.ts";
@@ -12,7 +11,7 @@ describe("worker pool with a TinyGo-shaped WAT guest", () => {
   const host = new LoopbackHost();
   let world: AppWorld;
   let dir: string;
-  let pool: FunctionInvoker;
+  let pool: WorkerPoolInvoker;
   const call = (name: string, args: unknown[] = [], executionId = "x") =>
     pool.invoke(name, args, { executionId });
 
@@ -111,6 +110,49 @@ describe("worker pool with a TinyGo-shaped WAT guest", () => {
     const cold = await call("add", [2, 3]);
     expect(cold).toMatchObject({ ok: true, value: 5 });
     expect(cold.durationMs).toBeGreaterThan(0);
+  });
+
+  it("never starts more workers than its size, even for hundreds of calls on a cold pool", async () => {
+    await pool.unload();
+    let peak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, pool.stats().workers);
+    }, 1);
+    const calls = Array.from({ length: 200 }, (_, i) => call("add", [i, 1]));
+    const watcher = (async () => {
+      while (pool.stats().queued > 0) {
+        peak = Math.max(peak, pool.stats().workers);
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    const outcomes = await Promise.all(calls);
+    await watcher;
+    clearInterval(sampler);
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    expect(peak).toBeLessThanOrEqual(2);
+    expect(pool.stats().workers).toBeLessThanOrEqual(2);
+  });
+
+  it("refuses calls beyond its queue bound with RESOURCE_EXHAUSTED, and serves the rest", async () => {
+    const small = await createWorkerPool({
+      transpiledDir: dir,
+      host,
+      world,
+      workers: 1,
+      maxQueue: 5,
+      timeoutMs: 2000,
+    });
+    try {
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => small.invoke("add", [i, 1], { executionId: "q" })),
+      );
+      const refused = outcomes.filter((o) => o.error?.kind === "resource-exhausted");
+      expect(refused.length).toBeGreaterThanOrEqual(14);
+      expect(refused[0]?.error?.message).toMatch(/too many calls waiting for this app \(5, the limit\)/);
+      expect(outcomes.filter((o) => o.ok).length).toBe(20 - refused.length);
+    } finally {
+      await small.close();
+    }
   });
 
   it("refuses unknown functions clearly", async () => {
