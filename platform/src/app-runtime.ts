@@ -39,7 +39,11 @@ export interface LoadedApp {
 }
 
 export interface AppRuntime {
-  /** Checks a build (manifest valid, component loads, schema generates); throws with a clear message. */
-  validateBuild(buildDir: string): Promise<{ functions: string[] }>;
+  /**
+   * Makes an uploaded build servable or rejects it with a clear message: trusts only its component and
+   * manifest (never code that came with the upload), checks they load and generate a schema, and proves
+   * the component instantiates and answers in a throwaway sandbox.
+   */
+  prepareBuild(buildDir: string): Promise<{ functions: string[] }>;
   loadApp(buildDir: string, options: LoadApp): Promise<LoadedApp>;
 }

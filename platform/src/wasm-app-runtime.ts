@@ -2,13 +2,13 @@
  * The platform's production AppRuntime: deployed builds are WebAssembly components served by
  * @trellis/runtime (worker pool, host connections with the app's env vars, generated GraphQL).
  */
-import { loadApp, validateBuild } from "@trellis/runtime";
+import { loadApp, prepareUploadedBuild } from "@trellis/runtime";
 import type { AppRuntime } from "./app-runtime.ts";
 
 export function createWasmAppRuntime(options: { workers?: number } = {}): AppRuntime {
   return {
-    async validateBuild(buildDir) {
-      const { functions } = await validateBuild(buildDir);
+    async prepareBuild(buildDir) {
+      const { functions } = await prepareUploadedBuild(buildDir);
       return { functions };
     },
     async loadApp(buildDir, { appName, env, onExecution }) {

@@ -13,7 +13,7 @@ import type { AppRuntime, ExecutionRecord } from "../../platform/src/app-runtime
  */
 export function fixtureAppRuntime(): AppRuntime {
   return {
-    async validateBuild(buildDir) {
+    async prepareBuild(buildDir) {
       const { functions } = JSON.parse(await readFile(join(buildDir, "functions.json"), "utf8")) as {
         functions: string[];
       };

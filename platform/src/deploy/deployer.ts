@@ -23,7 +23,8 @@ export interface DeployerOptions {
 }
 
 /**
- * The deploy pipeline: unpack, validate (through the runtime), then switch in one transaction. Anything
+ * The deploy pipeline: unpack, prepare (through the runtime: only the component and the manifest are
+ * trusted, the component is transpiled here and must answer a smoke call), then switch in one transaction. Anything
  * that fails before the switch leaves the current deployment serving; a rejected upload is kept as a
  * "failed" deployment carrying the reason.
  */
@@ -73,7 +74,7 @@ export class Deployer {
         files.deploymentDir(app, id),
         this.options.limits ?? DEFAULT_ARCHIVE_LIMITS,
       );
-      ({ functions } = await runtime.validateBuild(await files.buildDir(app, id)));
+      ({ functions } = await runtime.prepareBuild(await files.buildDir(app, id)));
     } catch (e) {
       const reason = e instanceof PlatformError ? e.message : `the build is invalid: ${(e as Error).message}`;
       const message = reason.replace(/\.\s*$/, "");

@@ -25,7 +25,7 @@ export class YogaAppRuntime implements AppRuntime {
   loads = 0;
   unloads = 0;
 
-  async validateBuild(buildDir: string): Promise<{ functions: string[] }> {
+  async prepareBuild(buildDir: string): Promise<{ functions: string[] }> {
     const { typeDefs, resolvers } = await readBuild(buildDir);
     const schema = buildSchema(typeDefs);
     const functions: string[] = [];

@@ -25,9 +25,9 @@ import type { FunctionInvoker } from "../wasm/function-invoker.ts";
 import { createWorkerPool } from "../wasm/worker-pool.ts";
 import { readAppWorld } from "../wit/wit-parser.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
+import { COMPONENT_FILE, TRANSPILED_DIR } from "./build-layout.ts";
 
-export const COMPONENT_FILE = "app.wasm";
-export const TRANSPILED_DIR = "transpiled";
+export { COMPONENT_FILE, TRANSPILED_DIR };
 
 export interface LoadAppOptions {
   /** Shown in logs and /health; default: build-info.json's name. */
@@ -69,19 +69,21 @@ export class InvalidBuildError extends Error {
   override name = "InvalidBuildError";
 }
 
-interface BuildFiles {
+export interface BuildFiles {
   manifest: Manifest;
   component: Uint8Array;
   transpiledDir: string;
   name: string;
 }
 
-async function readBuild(buildDirInput: string): Promise<BuildFiles> {
+/** The parts of a build directory; `transpiled` false: the transpiled glue need not exist (yet). */
+export async function readBuild(buildDirInput: string, { transpiled = true } = {}): Promise<BuildFiles> {
   const buildDir = resolve(buildDirInput);
   const manifestFile = join(buildDir, MANIFEST_FILE);
   const componentFile = join(buildDir, COMPONENT_FILE);
   const transpiledDir = join(buildDir, TRANSPILED_DIR);
-  const missing = [manifestFile, componentFile, transpiledDir].filter((f) => !existsSync(f));
+  const required = transpiled ? [manifestFile, componentFile, transpiledDir] : [manifestFile, componentFile];
+  const missing = required.filter((f) => !existsSync(f));
   if (missing.length > 0) {
     throw new InvalidBuildError(
       `${buildDir} is not a complete Trellis build (missing ${missing.map((f) => f.slice(buildDir.length + 1)).join(", ")}); run \`trellis build\``,

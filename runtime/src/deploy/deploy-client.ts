@@ -1,6 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import * as tar from "tar";
+import { TRANSPILED_DIR } from "../app/build-layout.ts";
 /** A deployment as the control plane reports it (GET /api/apps/:app/deployments). */
 export interface DeploymentRecord {
   id: string;
@@ -45,7 +46,9 @@ export async function packBuild(buildDir: string): Promise<Buffer> {
   const dir = resolve(buildDir);
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) throw new DeployError(`${dir} is not a folder: run \`trellis build\` first`);
-  const entries = await readdir(dir);
+  // The platform trusts only the component and the manifest (it transpiles the component itself): the
+  // local transpiled/ glue stays home.
+  const entries = (await readdir(dir)).filter((e) => e !== TRANSPILED_DIR);
   if (entries.length === 0) throw new DeployError(`${dir} is empty: run \`trellis build\` first`);
   const chunks: Buffer[] = [];
   for await (const chunk of tar.c({ gzip: true, cwd: dir, portable: true }, entries)) {

@@ -83,7 +83,10 @@ try {
   next = Promise.resolve(await instantiate());
   send({ type: "ready", instantiateMs: performance.now() - started });
 } catch (error) {
-  send({ type: "init-failed", message: error instanceof Error ? error.message : String(error) });
+  // What the guest printed while initializing explains the failure (a Go init() panic, say).
+  const said = output.endCall();
+  const message = error instanceof Error ? error.message : String(error);
+  send({ type: "init-failed", message: said.length > 0 ? `${message} (guest stderr: ${said.join(" | ")})` : message });
   process.exit(1);
 }
 

@@ -107,6 +107,11 @@ class WorkerPool implements WorkerPoolInvoker {
   private closed = false;
   /** Set on the first call after load/unload, cleared when it is answered: cold-start reporting. */
   private coldStartAt?: number;
+  /**
+   * After the component failed to instantiate, no worker starts before this time (a backoff doubling from
+   * 1 s to 1 min per consecutive failure), so a broken instance is not restarted in a tight loop.
+   */
+  private broken?: { until: number; failures: number; message: string };
 
   constructor(private readonly options: WorkerPoolOptions) {
     this.size = Math.max(1, options.workers ?? 2);
@@ -138,6 +143,9 @@ class WorkerPool implements WorkerPoolInvoker {
         ),
       );
     }
+    if (this.broken && Date.now() < this.broken.until) {
+      return Promise.resolve(failed(startedAt, "internal", this.brokenMessage()));
+    }
     if (this.workers.size === 0 && this.coldStartAt === undefined) this.coldStartAt = startedAt;
     const fn = this.options.world?.functions.find((f) => f.name === name);
     if (this.options.world && !fn) {
@@ -164,6 +172,10 @@ class WorkerPool implements WorkerPoolInvoker {
       if (pw.ready && !pw.current && !pw.retired) this.dispatch(pw, this.queue.shift()!);
     }
     if (this.workersWanted() <= 0) return;
+    if (this.broken && Date.now() < this.broken.until) {
+      this.failQueue("internal", this.brokenMessage());
+      return;
+    }
     let component: LoadedComponent;
     try {
       component = await this.load();
@@ -235,6 +247,7 @@ class WorkerPool implements WorkerPoolInvoker {
     switch (message.type) {
       case "ready":
         pw.ready = true;
+        this.broken = undefined;
         if (this.coldStartAt !== undefined) {
           this.options.logger?.info(
             `function workers cold start: ready ${(performance.now() - this.coldStartAt).toFixed(1)} ms after the first call`,
@@ -242,10 +255,17 @@ class WorkerPool implements WorkerPoolInvoker {
         }
         void this.pump();
         return;
-      case "init-failed":
+      case "init-failed": {
         this.retire(pw);
-        this.failQueue("internal", `cannot instantiate the component: ${message.message}`);
+        const failures = (this.broken?.failures ?? 0) + 1;
+        const backoffMs = Math.min(60_000, 1000 * 2 ** (failures - 1));
+        this.broken = { until: Date.now() + backoffMs, failures, message: message.message };
+        this.options.logger?.warn(
+          `the component failed to instantiate (${failures} in a row): ${message.message}; no new worker for ${backoffMs / 1000} s`,
+        );
+        this.failQueue("internal", this.brokenMessage());
         return;
+      }
       case "result": {
         const call = pw.current;
         if (!call || call.id !== message.id) return;
@@ -346,7 +366,14 @@ class WorkerPool implements WorkerPoolInvoker {
     for (const call of this.queue.splice(0)) call.resolve(failed(call.startedAt, kind, message));
   }
 
+  private brokenMessage(): string {
+    const b = this.broken!;
+    const seconds = Math.max(0, Math.ceil((b.until - Date.now()) / 1000));
+    return `cannot instantiate the component: ${b.message} (next attempt in ${seconds} s)`;
+  }
+
   async unload(): Promise<void> {
+    this.broken = undefined;
     this.failQueue("internal", "the app was unloaded");
     const exits = [...this.workers].map((pw) => {
       if (pw.current)

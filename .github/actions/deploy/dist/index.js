@@ -19644,6 +19644,9 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
+// runtime/src/app/build-layout.ts
+var TRANSPILED_DIR = "transpiled";
+
 // runtime/src/deploy/deploy-client.ts
 import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -22630,7 +22633,7 @@ async function packBuild(buildDir) {
   const dir = resolve(buildDir);
   const info2 = await stat2(dir).catch(() => void 0);
   if (!info2?.isDirectory()) throw new DeployError(`${dir} is not a folder: run \`trellis build\` first`);
-  const entries = await readdir2(dir);
+  const entries = (await readdir2(dir)).filter((e) => e !== TRANSPILED_DIR);
   if (entries.length === 0) throw new DeployError(`${dir} is empty: run \`trellis build\` first`);
   const chunks = [];
   for await (const chunk of Qn({ gzip: true, cwd: dir, portable: true }, entries)) {
