@@ -1,27 +1,36 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+import { mkdir, rm } from "node:fs/promises";
+import { isAbsolute } from "node:path";
+import { Readable, Transform, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import * as tar from "tar";
 import { PlatformError } from "../platform-error.ts";
 
 export interface ArchiveLimits {
   /** Largest upload (gzip) in bytes. */
   maxCompressedBytes: number;
-  /** Largest total size of the extracted files. */
+  /** Largest total size of the extracted files; decompression stops as soon as the tar stream passes it. */
   maxExtractedBytes: number;
   maxEntries: number;
 }
 
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   maxCompressedBytes: 64 * 1024 * 1024,
-  maxExtractedBytes: 256 * 1024 * 1024,
+  maxExtractedBytes: 128 * 1024 * 1024,
   maxEntries: 10_000,
 };
+
+/** tar headers and padding around the files: 512 bytes per entry plus the end blocks. */
+const TAR_OVERHEAD_PER_ENTRY = 1024;
 
 const reject = (message: string) => new PlatformError("DEPLOY_REJECTED", message);
 
 /**
- * Unpacks an uploaded build (tar.gz of `build/`) into `dir`. Everything is checked before a byte is
- * written: only plain files and directories, no absolute paths, no `..`, no links, within the size limits.
+ * Unpacks an uploaded build (tar.gz of `build/`) into `dir` in one streaming pass, never holding more
+ * than a chunk of it in memory: the gzip stream is counted as it inflates and cut off the moment it
+ * passes the limit (a gzip bomb costs the limit, not its claimed size), and every entry is checked before
+ * it is written: only plain files and directories, no absolute paths, no `..`, no links, within the
+ * entry count. A rejected upload leaves nothing in `dir`.
  */
 export async function extractBuildArchive(
   archive: Uint8Array,
@@ -36,42 +45,80 @@ export async function extractBuildArchive(
     throw reject("the upload is not a gzip file: send a tar.gz of your build/ folder");
   }
   await mkdir(dir, { recursive: true });
-  const file = join(dir, "..", `${dir.split(/[\\/]/).pop()}.upload.tgz`);
-  await writeFile(file, archive);
+  const checker = new EntryChecker(limits);
+  const maxTarBytes = limits.maxExtractedBytes + (limits.maxEntries + 2) * TAR_OVERHEAD_PER_ENTRY;
   try {
-    await inspect(file, limits);
-    await tar.x({ file, cwd: dir, strict: true, preserveOwner: false, noChmod: true });
-  } finally {
-    await rm(file, { force: true });
+    await pipeline(
+      Readable.from([archive]),
+      createGunzip(),
+      new ByteLimit(
+        maxTarBytes,
+        () => `the archive expands to more than ${limits.maxExtractedBytes} bytes`,
+      ),
+      tar.x({
+        cwd: dir,
+        strict: true,
+        preserveOwner: false,
+        noChmod: true,
+        filter: (_path, entry) => checker.accept(entry as tar.ReadEntry),
+      }),
+    );
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    if (checker.problem) throw reject(checker.problem);
+    if (e instanceof LimitExceeded) throw reject(e.message);
+    throw reject(`the archive is corrupt (${(e as Error).message}): send a tar.gz of your build/ folder`);
+  }
+  if (checker.problem || checker.entries === 0) {
+    await rm(dir, { recursive: true, force: true });
+    throw reject(checker.problem ?? "the archive is empty: did the build write anything to build/?");
   }
 }
 
-async function inspect(file: string, limits: ArchiveLimits): Promise<void> {
-  let entries = 0;
-  let bytes = 0;
-  let problem: string | undefined;
-  const check = (entry: tar.ReadEntry) => {
-    if (problem) return;
-    entries++;
-    bytes += entry.size ?? 0;
+/** Checks entries as the parser meets them; the first problem rejects the whole upload. */
+class EntryChecker {
+  entries = 0;
+  bytes = 0;
+  problem: string | undefined;
+
+  constructor(private readonly limits: ArchiveLimits) {}
+
+  accept(entry: tar.ReadEntry): boolean {
+    if (this.problem) return false;
+    this.entries++;
+    this.bytes += entry.size ?? 0;
     const path = entry.path;
     if (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "Directory") {
-      problem = `the archive entry "${path}" is a ${entry.type}; only files and folders are accepted`;
+      this.problem = `the archive entry "${path}" is a ${entry.type}; only files and folders are accepted`;
     } else if (isAbsolute(path) || /^[a-zA-Z]:/.test(path)) {
-      problem = `the archive entry "${path}" has an absolute path; archive the build folder's contents`;
+      this.problem = `the archive entry "${path}" has an absolute path; archive the build folder's contents`;
     } else if (path.split(/[\\/]/).includes("..")) {
-      problem = `the archive entry "${path}" points outside the build folder ("..")`;
-    } else if (entries > limits.maxEntries) {
-      problem = `the archive has more than ${limits.maxEntries} entries`;
-    } else if (bytes > limits.maxExtractedBytes) {
-      problem = `the archive expands to more than ${limits.maxExtractedBytes} bytes`;
+      this.problem = `the archive entry "${path}" points outside the build folder ("..")`;
+    } else if (this.entries > this.limits.maxEntries) {
+      this.problem = `the archive has more than ${this.limits.maxEntries} entries`;
+    } else if (this.bytes > this.limits.maxExtractedBytes) {
+      this.problem = `the archive expands to more than ${this.limits.maxExtractedBytes} bytes`;
     }
-  };
-  try {
-    await tar.t({ file, strict: true, onReadEntry: check });
-  } catch (e) {
-    throw reject(`the archive is corrupt (${(e as Error).message}): send a tar.gz of your build/ folder`);
+    return this.problem === undefined;
   }
-  if (problem) throw reject(problem);
-  if (entries === 0) throw reject("the archive is empty: did the build write anything to build/?");
+}
+
+class LimitExceeded extends Error {}
+
+/** Passes bytes through until `max` have gone by, then fails the pipeline (which stops inflating). */
+class ByteLimit extends Transform {
+  private seen = 0;
+
+  constructor(
+    private readonly max: number,
+    private readonly explain: () => string,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.seen += chunk.length;
+    if (this.seen > this.max) done(new LimitExceeded(this.explain()));
+    else done(null, chunk);
+  }
 }
