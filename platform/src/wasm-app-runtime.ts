@@ -1,14 +1,37 @@
 /**
  * The platform's production AppRuntime: deployed builds are WebAssembly components served by
- * @trellis/runtime (worker pool, host connections with the app's env vars, generated GraphQL).
+ * @trellis/runtime (worker pool, host connections with the app's env vars, generated GraphQL), within the
+ * platform's ceilings: what an app may declare in its manifest's `limits`, and what one call may return
+ * and log.
  */
-import { loadApp, prepareUploadedBuild } from "@trellis/runtime";
+import { type LimitCeilings, loadApp, prepareUploadedBuild } from "@trellis/runtime";
 import type { AppRuntime } from "./app-runtime.ts";
 
-export function createWasmAppRuntime(options: { workers?: number } = {}): AppRuntime {
+export interface WasmAppRuntimeOptions {
+  /** Worker threads per loaded app (calls at once). Default 2. */
+  workers?: number;
+  /** The most an app may declare: default timeoutMs 60,000 and memoryMb 512 (TRELLIS_MAX_TIMEOUT_MS, TRELLIS_MAX_MEMORY_MB). */
+  ceilings?: Partial<LimitCeilings>;
+  /** The largest result one call may return (roughly, serialized). Default 16 MiB (TRELLIS_MAX_RESULT_BYTES). */
+  maxResultBytes?: number;
+  /** Log characters kept per call. Default 256 Ki (TRELLIS_MAX_LOG_BYTES). */
+  maxLogBytes?: number;
+}
+
+export const DEFAULT_CEILINGS: LimitCeilings = { maxTimeoutMs: 60_000, maxMemoryMb: 512 };
+
+export function createWasmAppRuntime(options: WasmAppRuntimeOptions = {}): AppRuntime {
+  const ceilings: LimitCeilings = {
+    maxTimeoutMs:
+      options.ceilings?.maxTimeoutMs ?? envNumber("TRELLIS_MAX_TIMEOUT_MS") ?? DEFAULT_CEILINGS.maxTimeoutMs,
+    maxMemoryMb:
+      options.ceilings?.maxMemoryMb ?? envNumber("TRELLIS_MAX_MEMORY_MB") ?? DEFAULT_CEILINGS.maxMemoryMb,
+  };
+  const maxResultBytes = options.maxResultBytes ?? envNumber("TRELLIS_MAX_RESULT_BYTES");
+  const maxLogBytes = options.maxLogBytes ?? envNumber("TRELLIS_MAX_LOG_BYTES");
   return {
     async prepareBuild(buildDir) {
-      const { functions } = await prepareUploadedBuild(buildDir);
+      const { functions } = await prepareUploadedBuild(buildDir, { ceilings });
       return { functions };
     },
     async loadApp(buildDir, { appName, env, onExecution }) {
@@ -16,6 +39,8 @@ export function createWasmAppRuntime(options: { workers?: number } = {}): AppRun
         appName,
         env,
         workers: options.workers,
+        maxResultBytes,
+        maxLogBytes,
         // An app deployed before its env vars are set still serves what does not need them.
         missingSecrets: "defer",
         onExecution: (e) =>
@@ -32,4 +57,12 @@ export function createWasmAppRuntime(options: { workers?: number } = {}): AppRun
       return { fetch: (request) => app.fetch(request), unload: () => app.unload(), close: () => app.close() };
     },
   };
+}
+
+function envNumber(name: string): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === "") return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
+  return n;
 }

@@ -204,7 +204,10 @@ describe.each([
     expect((await store.listExecutions("act", { function: "hello" })).executions).toHaveLength(6);
 
     // The newest 4 per app survive a count limit; an age limit removes everything older.
-    expect(await store.pruneExecutions({ maxPerApp: 4, maxAgeMs: 3600_000 })).toBe(6);
+    const noSizeLimit = Number.MAX_SAFE_INTEGER;
+    expect(
+      await store.pruneExecutions({ maxPerApp: 4, maxAgeMs: 3600_000, maxBytesPerApp: noSizeLimit }),
+    ).toBe(6);
     expect((await store.listExecutions("act")).executions.map((e) => e.executionId)).toEqual([
       "e9",
       "e8",
@@ -212,7 +215,34 @@ describe.each([
       "e6",
     ]);
     expect((await store.listExecutions("quiet")).executions).toHaveLength(1);
-    expect(await store.pruneExecutions({ maxPerApp: 100, maxAgeMs: 1000 })).toBe(5);
+    expect(await store.pruneExecutions({ maxPerApp: 100, maxAgeMs: 1000, maxBytesPerApp: noSizeLimit })).toBe(
+      5,
+    );
     expect((await store.listExecutions("act")).executions).toEqual([]);
+  });
+
+  it("keeps each app's activity within a byte budget, newest first, whatever the count", async () => {
+    await store.createApp("chatty");
+    const base = Date.now() - 10_000;
+    const big = "x".repeat(100_000);
+    for (let i = 0; i < 30; i++) {
+      await store.recordExecution("chatty", {
+        ...execution(`c${String(i).padStart(2, "0")}`, new Date(base + i).toISOString()),
+        logs: [{ level: "info", message: big }],
+      });
+    }
+    // ~100 KB each: a 1 MB budget keeps the newest 9 or so, never more.
+    const before = (await store.listExecutions("act", { limit: 100 })).executions.length;
+    const removed = await store.pruneExecutions({
+      maxPerApp: 10_000,
+      maxAgeMs: 3600_000,
+      maxBytesPerApp: 1_000_000,
+    });
+    expect((await store.listExecutions("act", { limit: 100 })).executions.length).toBe(before);
+    const kept = (await store.listExecutions("chatty", { limit: 100 })).executions.map((e) => e.executionId);
+    expect(removed).toBe(30 - kept.length);
+    expect(kept.length).toBeGreaterThanOrEqual(8);
+    expect(kept.length).toBeLessThanOrEqual(9);
+    expect(kept[0]).toBe("c29");
   });
 });

@@ -54,7 +54,7 @@ export class AppInstances {
     } finally {
       instance.inFlight--;
       this.lastRequest.set(app.name, Date.now());
-      if (instance.retired && instance.inFlight === 0) void this.unload(app.name, instance);
+      if (instance.retired && instance.inFlight === 0) void this.dispose(app.name, instance);
     }
   }
 
@@ -141,12 +141,16 @@ export class AppInstances {
     instance.retired = true;
     this.options.metrics.unloads.inc({ app, reason });
     this.options.logger.info({ app, deploymentId: instance.deploymentId, reason }, "app unloaded");
-    if (instance.inFlight === 0) void this.unload(app, instance);
+    if (instance.inFlight === 0) void this.dispose(app, instance);
   }
 
-  private async unload(app: string, instance: Instance): Promise<void> {
+  /**
+   * A retired instance is never used again (the next request loads a fresh one): close it, not just
+   * unload it, so its workers and its connections (SQL pools, gRPC clients) go with it.
+   */
+  private async dispose(app: string, instance: Instance): Promise<void> {
     const loaded = await instance.loaded.catch(() => undefined);
-    await loaded?.unload().catch((err) => this.options.logger.warn({ app, err }, "unloading app failed"));
+    await loaded?.close().catch((err) => this.options.logger.warn({ app, err }, "closing app failed"));
   }
 
   private record(app: string, execution: ExecutionRecord): void {

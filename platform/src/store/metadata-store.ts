@@ -68,9 +68,15 @@ export interface RetentionPolicy {
   maxPerApp: number;
   /** Older executions are deleted. */
   maxAgeMs: number;
+  /** Stored bytes (logs and error text) kept per app, newest first: the rest is deleted. */
+  maxBytesPerApp: number;
 }
 
-export const DEFAULT_RETENTION: RetentionPolicy = { maxPerApp: 10_000, maxAgeMs: 7 * 24 * 3600_000 };
+export const DEFAULT_RETENTION: RetentionPolicy = {
+  maxPerApp: 10_000,
+  maxAgeMs: 7 * 24 * 3600_000,
+  maxBytesPerApp: 64 * 1024 * 1024,
+};
 
 /** App names: DNS labels, since an app is also served at `<app>.<host>`. */
 export const APP_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -85,6 +91,12 @@ export function sortableId(): string {
 const LOOKUP_TTL_MS = 1_000;
 const EXECUTION_FLUSH_MS = 200;
 const EXECUTION_BATCH = 200;
+/** Executions waiting to be written, at most: beyond it (the database falling behind) the oldest go. */
+const MAX_PENDING_EXECUTIONS = 20_000;
+/** An execution's error text is stored up to this many characters. */
+const MAX_ERROR_CHARS = 8_192;
+/** Per stored execution, beyond its logs and error: ids, times, index entries. */
+const ROW_OVERHEAD_BYTES = 200;
 
 const iso = (v: unknown): string => (v instanceof Date ? v : new Date(String(v))).toISOString();
 const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
@@ -363,7 +375,10 @@ export class MetadataStore {
    * EXECUTION_FLUSH_MS, or at once when EXECUTION_BATCH are waiting. Reads of activity flush first.
    */
   recordExecution(app: string, e: ExecutionRecord): Promise<void> {
-    this.pendingExecutions.push({ app, e });
+    if (this.pendingExecutions.length >= MAX_PENDING_EXECUTIONS) this.pendingExecutions.shift();
+    const error =
+      e.error && e.error.length > MAX_ERROR_CHARS ? `${e.error.slice(0, MAX_ERROR_CHARS)}…` : e.error;
+    this.pendingExecutions.push({ app, e: error === e.error ? e : { ...e, error } });
     if (this.pendingExecutions.length >= EXECUTION_BATCH) return this.flushExecutions();
     if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => void this.flushExecutions().catch(() => {}), EXECUTION_FLUSH_MS);
@@ -453,7 +468,17 @@ export class MetadataStore {
        RETURNING e.execution_id`,
       [policy.maxPerApp],
     );
-    return byAge.length + byCount.length;
+    const bySize = await this.db.query(
+      `DELETE FROM executions e USING (
+         SELECT app, execution_id,
+                sum(octet_length(logs::text) + coalesce(octet_length(error), 0) + $2)
+                  OVER (PARTITION BY app ORDER BY started_at DESC, execution_id DESC) AS kept
+         FROM executions) r
+       WHERE e.app = r.app AND e.execution_id = r.execution_id AND r.kept > $1
+       RETURNING e.execution_id`,
+      [policy.maxBytesPerApp, ROW_OVERHEAD_BYTES],
+    );
+    return byAge.length + byCount.length + bySize.length;
   }
 }
 

@@ -47,6 +47,9 @@ export interface LoadAppOptions {
   maxQueue?: number;
   /** Bounds on one GraphQL request (aliases, depth, tokens, cost, function calls). */
   operationLimits?: Partial<OperationLimits>;
+  /** Bounds on one call: the result's size and the log kept (defaults: 16 MiB, 256 Ki characters). */
+  maxResultBytes?: number;
+  maxLogBytes?: number;
   logger?: HostLogger;
 }
 
@@ -140,6 +143,8 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
       world,
       workers: options.workers,
       maxQueue: options.maxQueue,
+      maxResultBytes: options.maxResultBytes,
+      maxLogBytes: options.maxLogBytes,
       timeoutMs: build.manifest.limits.timeoutMs,
       memoryLimitMb: build.manifest.limits.memoryMb,
     });

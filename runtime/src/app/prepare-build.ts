@@ -19,6 +19,14 @@ import { InvalidBuildError, readBuild } from "./load-app.ts";
 export interface PrepareBuildOptions {
   /** How long the smoke call may take (default: the manifest's timeout, at most 10 s). */
   smokeTimeoutMs?: number;
+  /** The most a build may ask for in its manifest's `limits`; a build asking more is rejected. */
+  ceilings?: LimitCeilings;
+}
+
+/** A platform's ceilings on what an app may declare in `limits`. */
+export interface LimitCeilings {
+  maxTimeoutMs: number;
+  maxMemoryMb: number;
 }
 
 export interface PreparedBuild {
@@ -36,6 +44,13 @@ export async function prepareUploadedBuild(
   options: PrepareBuildOptions = {},
 ): Promise<PreparedBuild> {
   const build = await readBuild(buildDir, { transpiled: false });
+  const { timeoutMs: asked, memoryMb } = build.manifest.limits;
+  const ceilings = options.ceilings;
+  if (ceilings && (asked > ceilings.maxTimeoutMs || memoryMb > ceilings.maxMemoryMb)) {
+    throw new InvalidBuildError(
+      `trellis.json asks for limits { timeoutMs: ${asked}, memoryMb: ${memoryMb} }; this platform allows at most { timeoutMs: ${ceilings.maxTimeoutMs}, memoryMb: ${ceilings.maxMemoryMb} }: lower them`,
+    );
+  }
   let world: AppWorld;
   try {
     world = await readAppWorld(build.component);

@@ -31,6 +31,10 @@ export interface WorkerInit {
   /** Wasm memory cap in bytes (also written into the modules): a trap near it is an out-of-memory. */
   memoryLimitBytes: number;
   instancePolicy: InstancePolicy;
+  /** A result bigger than this (roughly, serialized) is refused in the worker (RESOURCE_EXHAUSTED). */
+  maxResultBytes: number;
+  /** Characters of log lines kept per call (call-log.ts). */
+  maxLogBytes: number;
 }
 
 /**

@@ -14,7 +14,7 @@ export class GuestOutput {
   /** The first line of the call that reports a crash (`panic: …`, `fatal error: …`), for the same. */
   private crashLine: string | undefined;
 
-  constructor(private readonly sink: () => LogEntry[]) {
+  constructor(private readonly sink: () => { push(entry: LogEntry): void }) {
     this.capture(process.stdout, "stdout");
     this.capture(process.stderr, "stderr");
   }

@@ -24,7 +24,7 @@ const BRIDGED: Record<string, BridgedHostMethod> = {
 export function createHostImports(
   port: MessagePort,
   signalBuffer: SharedArrayBuffer,
-  logs: () => LogEntry[],
+  logs: () => { push(entry: LogEntry): void },
 ): Record<string, (...args: never[]) => unknown> {
   const signal = new Int32Array(signalBuffer);
   const call = (method: BridgedHostMethod, args: unknown[]): unknown => {

@@ -9,10 +9,10 @@
 import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import type { FromWorker, ToWorker, WorkerInit } from "./bridge-protocol.ts";
+import { CallLog, sizeOver } from "./call-log.ts";
 import { classifyFailure } from "./failure-kind.ts";
 import { GuestOutput } from "./guest-output.ts";
 import { createHostImports } from "./host-bridge-client.ts";
-import type { LogEntry } from "./host-calls.ts";
 import { sandboxedWasiImports, withHostImports } from "./sandbox-imports.ts";
 
 type Glue = {
@@ -36,7 +36,7 @@ v8.setFlagsFromString("--experimental-wasm-extended-const");
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
-let logs: LogEntry[] = [];
+let logs = new CallLog(init.maxLogBytes);
 const output = new GuestOutput(() => logs);
 const hostImports = createHostImports(init.hostPort, init.signal, () => logs);
 
@@ -86,19 +86,28 @@ try {
   // What the guest printed while initializing explains the failure (a Go init() panic, say).
   const said = output.endCall();
   const message = error instanceof Error ? error.message : String(error);
-  send({ type: "init-failed", message: said.length > 0 ? `${message} (guest stderr: ${said.join(" | ")})` : message });
+  send({
+    type: "init-failed",
+    message: said.length > 0 ? `${message} (guest stderr: ${said.join(" | ")})` : message,
+  });
   process.exit(1);
 }
 
 async function invoke(message: ToWorker): Promise<void> {
-  logs = [];
+  logs = new CallLog(init.maxLogBytes);
   let instance: LiveInstance;
   try {
     instance = await (next ?? instantiate());
   } catch (error) {
     next = undefined;
     const text = error instanceof Error ? error.message : String(error);
-    send({ type: "result", id: message.id, ok: false, error: { kind: "internal", message: text }, logs });
+    send({
+      type: "result",
+      id: message.id,
+      ok: false,
+      error: { kind: "internal", message: text },
+      logs: logs.finish(),
+    });
     return;
   }
   next = undefined;
@@ -110,24 +119,36 @@ async function invoke(message: ToWorker): Promise<void> {
       id: message.id,
       ok: false,
       error: { kind: "internal", message: `the component exports no function ${message.ctx.functionName}` },
-      logs,
+      logs: logs.finish(),
     });
   } else {
     try {
       const value = fn(...message.args);
       output.endCall();
-      send({ type: "result", id: message.id, ok: true, value, logs });
+      const size = sizeOver(value, init.maxResultBytes);
+      if (size === undefined) send({ type: "result", id: message.id, ok: true, value, logs: logs.finish() });
+      else {
+        const error = {
+          kind: "resource-exhausted" as const,
+          message: `${message.ctx.functionName} returned about ${mb(size)} MB, more than the ${mb(init.maxResultBytes)} MB a call may return`,
+        };
+        send({ type: "result", id: message.id, ok: false, error, logs: logs.finish() });
+      }
     } catch (error) {
       const stderrTail = output.endCall();
       const memoryBytes = Math.max(0, ...instance.memories.map((m) => m.buffer.byteLength));
       const failure = classifyFailure(error, memoryBytes, init.memoryLimitBytes, stderrTail);
       if (failure.kind !== "function-error") keep = false;
-      send({ type: "result", id: message.id, ok: false, error: failure, logs });
+      send({ type: "result", id: message.id, ok: false, error: failure, logs: logs.finish() });
     }
   }
   // Prepare the instance for the next call now, off the next request's path.
   next = keep ? Promise.resolve(instance) : instantiate();
   next.catch(() => undefined);
+}
+
+function mb(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
 }
 
 let chain = Promise.resolve();
@@ -136,6 +157,12 @@ port.on("message", (message: ToWorker) => {
     .then(() => invoke(message))
     .catch((error) => {
       const text = error instanceof Error ? error.message : String(error);
-      send({ type: "result", id: message.id, ok: false, error: { kind: "internal", message: text }, logs });
+      send({
+        type: "result",
+        id: message.id,
+        ok: false,
+        error: { kind: "internal", message: text },
+        logs: logs.finish(),
+      });
     });
 });

@@ -27,6 +27,10 @@ export interface WorkerPoolOptions {
   memoryLimitMb?: number;
   /** Calls waiting for a worker before new ones are refused (RESOURCE_EXHAUSTED). Default 256. */
   maxQueue?: number;
+  /** A call's result bigger than this, roughly serialized, is refused (RESOURCE_EXHAUSTED). Default 16 MiB. */
+  maxResultBytes?: number;
+  /** Characters of log lines kept per call; the rest is counted in one warning line. Default 256 KiB. */
+  maxLogBytes?: number;
   /** Default `reuse`: see bench/runtime/README-jco.md for the measurements behind it. */
   instancePolicy?: InstancePolicy;
   /**
@@ -50,6 +54,8 @@ export interface WorkerPoolInvoker extends FunctionInvoker {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_LOG_BYTES = 256 * 1024;
 export const DEFAULT_MEMORY_LIMIT_MB = 256;
 
 type OutcomeError = NonNullable<InvokeOutcome["error"]>;
@@ -218,6 +224,8 @@ class WorkerPool implements WorkerPoolInvoker {
       signal,
       memoryLimitBytes: this.memoryLimitMb * 1024 * 1024,
       instancePolicy: this.policy,
+      maxResultBytes: this.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+      maxLogBytes: this.options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES,
     };
     const worker = new Worker(instanceWorkerUrl(), {
       workerData: init,

@@ -56,7 +56,12 @@ describe("a Go app built with Go and served by the runtime", () => {
     const manifest = join(dir, "trellis.json");
     await writeFile(manifest, (await readFile(manifest, "utf8")).replace("65535", String(port)));
     summary = await buildApp(dir, {});
-    app = await loadApp(join(dir, "build"), { env: { TRELLIS_APP_TOKEN: "s3cret" }, workers: 2 });
+    app = await loadApp(join(dir, "build"), {
+      env: { TRELLIS_APP_TOKEN: "s3cret" },
+      workers: 2,
+      maxResultBytes: 2 * 1024 * 1024,
+      maxLogBytes: 10_000,
+    });
   }, 240_000);
 
   afterAll(async () => {
@@ -210,6 +215,27 @@ describe("a Go app built with Go and served by the runtime", () => {
         expect.objectContaining({ level: "warning", message: "err: hi ✓" }),
       ]),
     );
+  });
+
+  it("refuses a result over the per-call size limit and keeps only the per-call log budget", async () => {
+    const huge = await gql("{ huge(mb: 8) }");
+    expect(huge.data).toEqual({ huge: null });
+    expect(huge.errors?.[0]).toMatchObject({
+      message: "huge returned about 8.0 MB, more than the 2.0 MB a call may return",
+      extensions: { code: "RESOURCE_EXHAUSTED" },
+    });
+    expect((await gql("{ huge(mb: 1) }")).data?.huge).toHaveLength(1 << 20);
+    const chatter = await gql("{ chatter(n: 5000) }");
+    expect(chatter.data).toEqual({ chatter: 5000 });
+    const logs = Object.values(chatter.extensions?.invocations ?? {})[0]?.logs ?? [];
+    const kept = logs.slice(0, -1).reduce((n, l) => n + l.message.length, 0);
+    expect(kept).toBeLessThanOrEqual(10_000);
+    expect(logs.at(-1)).toMatchObject({
+      level: "warning",
+      message: expect.stringMatching(
+        /^\d+ more log lines \(\d+ characters\) were dropped: the limit is 10000 characters per call$/,
+      ),
+    });
   });
 
   it("runs goroutines and sleeps on the clock", async () => {
