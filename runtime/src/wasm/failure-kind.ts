@@ -22,7 +22,11 @@ export function classifyFailure(
   const limitMb = Math.round(memoryLimitBytes / (1024 * 1024));
   // What the guest printed about its crash (Go: `panic: …`, `fatal error: out of memory`).
   const crash = stderrTail.find((line) => CRASH.test(line));
-  const outOfMemoryLine = stderrTail.find((line) => /out of memory/i.test(line))?.trim();
+  // Go: "fatal error: out of memory"; Rust's allocator (QuickJS's componentize-qjs runtime): "memory
+  // allocation of N bytes failed".
+  const outOfMemoryLine = stderrTail
+    .find((line) => /out of memory|memory allocation of \d+ bytes failed/i.test(line))
+    ?.trim();
   const isTrap = error instanceof WebAssembly.RuntimeError || error instanceof RangeError;
   // A failed memory.grow cannot be observed directly; a trap with memory close to the cap is taken as one.
   const nearLimit = memoryBytes >= memoryLimitBytes * 0.75;
