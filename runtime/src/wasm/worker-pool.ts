@@ -234,6 +234,9 @@ class WorkerPool implements WorkerPoolInvoker {
       // Not the parent's flags: a parent run under a loader (tsx's --import) would load it in every worker,
       // 100+ ms of cold start for a bundle that needs none.
       execArgv: [],
+      // Nor its environment: the host's secrets (master key, admin token, connection strings) stay out of
+      // the threads that run tenant code, whatever that code manages.
+      env: {},
     });
     const pw: PooledWorker = {
       worker,
