@@ -41,7 +41,7 @@ try {
     port: 0,
     host: "127.0.0.1",
     dataDir: join(tmp, "data"),
-    adminToken: "bench-admin-token",
+    adminToken: "bench-admin-token-0123456789abcdef",
     graphdb: { enabled: false },
     logger: pino({ level: "silent" }),
     runtime: createWasmAppRuntime(),
@@ -53,7 +53,10 @@ try {
       (await (
         await fetch(platform.url + path, {
           method,
-          headers: { authorization: "Bearer bench-admin-token", "content-type": "application/json" },
+          headers: {
+            authorization: "Bearer bench-admin-token-0123456789abcdef",
+            "content-type": "application/json",
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         })
       ).json()) as Record<string, never>;

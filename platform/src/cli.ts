@@ -27,10 +27,16 @@ Options:
   --no-graphdb              do not expose the embedded graph database's ports
   --console-dir <dir>       the console's built files (default: the package's console-dist/; in a
                             checkout of the repository console/dist, built on first start)
+  --metrics-port <port>     also serve /metrics without a token on this port (env TRELLIS_METRICS_PORT;
+                            default: none, /metrics on the main port takes the admin token)
+  --metrics-host <address>  listen address of --metrics-port (env TRELLIS_METRICS_HOST; default 127.0.0.1)
+  --trust-proxy <list>      reverse proxies whose X-Forwarded-For gives the client address, e.g.
+                            127.0.0.1 or 10.0.0.0/8 (env TRELLIS_TRUST_PROXY; default: none)
   --no-demo                 do not deploy the demo app on first start
   -h, --help                show this help
 
-Secrets: TRELLIS_ADMIN_TOKEN (else <data>/admin-token), TRELLIS_MASTER_KEY (else <data>/master.key).
+Secrets: TRELLIS_ADMIN_TOKEN (else <data>/admin-token; at least 32 characters: openssl rand -base64 32),
+TRELLIS_MASTER_KEY (else <data>/master.key).
 `;
 
 type Parsed = Omit<PlatformOptions, "runtime"> & { help: boolean; demo: boolean };
@@ -51,6 +57,9 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       "graphdb-grpc-port": { type: "string" },
       "no-graphdb": { type: "boolean" },
       "console-dir": { type: "string" },
+      "metrics-port": { type: "string" },
+      "metrics-host": { type: "string" },
+      "trust-proxy": { type: "string" },
       "no-demo": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -63,6 +72,10 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
   const cert = values["tls-cert"] ?? env.TRELLIS_TLS_CERT;
   const key = values["tls-key"] ?? env.TRELLIS_TLS_KEY;
   if (Boolean(cert) !== Boolean(key)) throw new Error("--tls-cert and --tls-key go together");
+  const metricsPort = num(values["metrics-port"] ?? env.TRELLIS_METRICS_PORT, "--metrics-port");
+  const metricsHost = values["metrics-host"] ?? env.TRELLIS_METRICS_HOST;
+  if (metricsHost && metricsPort === undefined)
+    throw new Error("--metrics-host needs --metrics-port (the port of the token-less /metrics listener)");
   return {
     help: values.help ?? false,
     demo: !values["no-demo"],
@@ -78,6 +91,8 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       grpcPort: num(values["graphdb-grpc-port"], "--graphdb-grpc-port"),
     },
     consoleDir: values["console-dir"],
+    metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: metricsHost || "127.0.0.1" },
+    trustProxy: values["trust-proxy"] ?? (env.TRELLIS_TRUST_PROXY || undefined),
   };
 }
 
@@ -109,7 +124,8 @@ export async function runPlatformCli(argv: string[], runtime: () => Promise<AppR
   const tokenHint = running.adminTokenFile ? `in ${running.adminTokenFile}` : "from TRELLIS_ADMIN_TOKEN";
   process.stdout.write(
     `\nTrellis is running.\n  Console:        ${running.url}/  (sign in with the admin token ${tokenHint})\n` +
-      `  Graph database: ${running.graphdb.httpUrl} (gRPC ${running.graphdb.grpcTarget})\n`,
+      `  Graph database: ${running.graphdb.httpUrl} (gRPC ${running.graphdb.grpcTarget})\n` +
+      (running.metricsUrl ? `  Metrics:        ${running.metricsUrl} (no token)\n` : ""),
   );
   if (parsed.demo) {
     try {

@@ -1,5 +1,6 @@
 import type { GraphDB } from "@trellis/graphdb";
 import type { Logger } from "pino";
+import type { AuthThrottle } from "./api/auth-throttle.ts";
 import type { Deployer } from "./deploy/deployer.ts";
 import type { DeploymentStore } from "./deploy/deployment-files.ts";
 import type { AppInstances } from "./gateway/app-instances.ts";
@@ -17,6 +18,8 @@ export interface PlatformContext {
   /** The platform's embedded graph database (console Graph tab, /admin/slash). */
   graph: GraphDB;
   adminToken: string;
+  /** Backoff per client address for failed token checks (control plane, /metrics, /admin/slash). */
+  authThrottle: AuthThrottle;
   /** The GraphQL endpoint of an app, as shown to users. */
   appUrl(app: string): string;
 }

@@ -12,6 +12,7 @@ import { adminAuth } from "./api/admin-auth.ts";
 import { loadAdminToken } from "./api/admin-token.ts";
 import { installApiErrorHandler } from "./api/api-errors.ts";
 import { appRoutes } from "./api/app-routes.ts";
+import { AuthThrottle, type AuthThrottleOptions } from "./api/auth-throttle.ts";
 import { deploymentRoutes } from "./api/deployment-routes.ts";
 import { envRoutes } from "./api/env-routes.ts";
 import { graphRoutes } from "./api/graph-routes.ts";
@@ -23,9 +24,11 @@ import { DeploymentStore } from "./deploy/deployment-files.ts";
 import { AppInstances } from "./gateway/app-instances.ts";
 import { gatewayRoutes } from "./gateway/gateway-routes.ts";
 import { PlatformMetrics } from "./metrics.ts";
+import { metricsRoute, startMetricsListener } from "./metrics-endpoint.ts";
 import type { PlatformContext } from "./platform-context.ts";
 import { EnvCipher } from "./secrets/env-cipher.ts";
 import { loadMasterKey } from "./secrets/master-key.ts";
+import { securityHeaders } from "./security-headers.ts";
 import { DEFAULT_RETENTION, MetadataStore, type RetentionPolicy } from "./store/metadata-store.ts";
 import { openPgliteDb } from "./store/pglite-db.ts";
 import { openPostgresDb } from "./store/postgres-db.ts";
@@ -65,6 +68,19 @@ export interface PlatformOptions {
   keepDeployments?: number;
   /** Largest deployment upload in bytes (default 64 MiB). */
   maxUploadBytes?: number;
+  /**
+   * A separate listener serving `/metrics` without a token, for Prometheus (default: none; `/metrics` on
+   * the main port always takes the admin token). Its host defaults to 127.0.0.1.
+   */
+  metrics?: { port: number; host?: string };
+  /**
+   * Reverse proxies whose `X-Forwarded-For` is believed (Fastify `trustProxy`: addresses, CIDRs,
+   * `loopback`…, comma-separated). Without it every client behind a proxy has the proxy's address, and
+   * the per-address backoff of failed token checks would make them all wait together.
+   */
+  trustProxy?: string;
+  /** Backoff of failed token checks per client address (defaults: `DEFAULT_AUTH_THROTTLE`). */
+  authThrottle?: Partial<AuthThrottleOptions>;
   runtime: AppRuntime;
   logger?: Logger;
 }
@@ -75,6 +91,8 @@ export interface RunningPlatform {
   /** Where the admin token is kept; empty when it came from the options or the environment. */
   adminTokenFile: string;
   graphdb: { httpUrl: string; grpcTarget: string };
+  /** The token-less metrics listener's `/metrics` URL; empty when `metrics` was not given. */
+  metricsUrl: string;
   /** Unloads idle apps now (the sweeper does it periodically); returns their names. */
   sweepIdle(now?: number): string[];
   close(): Promise<void>;
@@ -140,6 +158,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       loggerInstance: logger,
       logController: new LogController({ disableRequestLogging: true }),
       https,
+      trustProxy: options.trustProxy,
     }) as never;
     closers.push(() => server.close());
     let baseUrl = "";
@@ -152,6 +171,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       logger,
       graph: graph.engine,
       adminToken,
+      authThrottle: new AuthThrottle(options.authThrottle),
       appUrl: (app) => `${options.publicUrl ?? baseUrl}/apps/${app}/graphql`,
     };
     await registerRoutes(server, ctx, options, maxUploadBytes);
@@ -159,6 +179,16 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const address = await server.listen({ port: options.port ?? 8787, host: options.host ?? "0.0.0.0" });
     const port = new URL(address).port;
     baseUrl = `${https ? "https" : "http"}://${displayHost(options.host ?? "0.0.0.0")}:${port}`;
+    let metricsUrl = "";
+    if (options.metrics) {
+      const listener = await startMetricsListener(
+        metrics.registry,
+        options.metrics.port,
+        options.metrics.host ?? "127.0.0.1",
+      );
+      closers.push(() => listener.close());
+      metricsUrl = listener.url;
+    }
 
     const sweepMs = options.idleSweepMs ?? Math.min(idleMs, 30_000);
     const idleTimer = setInterval(() => instances.sweepIdle(), sweepMs).unref();
@@ -172,7 +202,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     closers.push(async () => clearInterval(pruneTimer));
 
     logger.info(
-      { url: baseUrl, dataDir, metadata: databaseUrl ? "postgresql" : "pglite", ...graphdb },
+      {
+        url: baseUrl,
+        dataDir,
+        metadata: databaseUrl ? "postgresql" : "pglite",
+        ...graphdb,
+        ...(metricsUrl ? { metricsUrl } : {}),
+      },
       "trellis platform listening",
     );
     return {
@@ -180,6 +216,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       adminToken,
       adminTokenFile,
       graphdb,
+      metricsUrl,
       sweepIdle: (now) => instances.sweepIdle(now),
       close: closeAll,
     };
@@ -196,10 +233,8 @@ async function registerRoutes(
   options: PlatformOptions,
   maxUploadBytes: number,
 ): Promise<void> {
-  server.get("/metrics", async (_request, reply) => {
-    reply.header("content-type", ctx.metrics.registry.contentType);
-    return ctx.metrics.registry.metrics();
-  });
+  await securityHeaders(server, { https: Boolean(options.tls) });
+  metricsRoute(server, ctx);
   server.get("/health", async () => ({ status: "ok" }));
 
   await server.register(async (api) => {

@@ -96,7 +96,7 @@ describe("app gateway", () => {
   });
 
   it("counts gateway requests by app and status in /metrics", async () => {
-    const text = await (await fetch(`${t.platform.url}/metrics`)).text();
+    const text = (await t.metrics()).text;
     expect(text).toMatch(/trellis_platform_gateway_requests_total\{app="shop",status="200"\} [1-9]/);
     expect(text).toMatch(/trellis_platform_gateway_requests_total\{app="shop",status="401"\} [1-9]/);
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "./support/test-platform.ts";
 
 const metric = async (t: TestPlatform, pattern: RegExp) => {
-  const text = await (await fetch(`${t.platform.url}/metrics`)).text();
+  const { text } = await t.metrics();
   return Number(pattern.exec(text)?.[1] ?? 0);
 };
 

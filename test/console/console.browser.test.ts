@@ -22,6 +22,8 @@ describe("console in a browser", () => {
   let page: Page;
   let apiKey = "";
   const consoleErrors: string[] = [];
+  /** Content-Security-Policy violations, from the page's own events and chromium's console messages. */
+  const cspViolations: string[] = [];
 
   const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
@@ -52,12 +54,33 @@ describe("console in a browser", () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     page.setDefaultTimeout(10_000);
     page.on("pageerror", (err) => consoleErrors.push(err.message));
+    page.on("console", (message) => {
+      if (message.text().includes("Content Security Policy")) cspViolations.push(message.text());
+    });
+    await page.exposeFunction("reportCspViolation", (violation: string) => cspViolations.push(violation));
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (e) => {
+        (window as unknown as { reportCspViolation(v: string): void }).reportCspViolation(
+          `${e.violatedDirective} blocked ${e.blockedURI}`,
+        );
+      });
+    });
   });
 
   afterAll(async () => {
     await browser?.close();
     await platform?.close();
     if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  it("is served with its security headers", async () => {
+    const response = await page.goto(platform.url);
+    const headers = response?.headers() ?? {};
+    expect(headers["content-security-policy"]).toContain("script-src 'self';style-src 'self'");
+    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(headers["x-frame-options"]).toBe("DENY");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["referrer-policy"]).toBe("no-referrer");
   });
 
   it("rejects a wrong admin token and signs in with the right one", async () => {
@@ -201,5 +224,18 @@ describe("console in a browser", () => {
     await page.reload();
     await page.getByText("Your session is no longer valid").waitFor();
     expect(await page.getByLabel("Admin token").isVisible()).toBe(true);
+  });
+
+  it("ran every step above under its Content-Security-Policy without a violation, and the CSP is enforced", async () => {
+    expect(cspViolations).toEqual([]);
+    const ran = await page.evaluate(async () => {
+      const script = document.createElement("script");
+      script.textContent = "window.injectedScriptRan = true";
+      document.body.append(script);
+      await new Promise((r) => setTimeout(r, 100));
+      return (window as unknown as { injectedScriptRan?: boolean }).injectedScriptRan === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => cspViolations.some((v) => v.startsWith("script-src"))).toBe(true);
   });
 });

@@ -129,7 +129,7 @@ describe("published packages: an app made, built and deployed outside the reposi
       port: 0,
       host: "127.0.0.1",
       dataDir: join(tmp, "platform-data"),
-      adminToken: `admin-${randomBytes(12).toString("hex")}`,
+      adminToken: `admin-${randomBytes(16).toString("hex")}`,
       graphdb: { httpPort: 0, grpcPort: 0 },
       logger: pino({ level: "silent" }),
       runtime: createWasmAppRuntime(),
@@ -275,7 +275,7 @@ describe("published packages: an app made, built and deployed outside the reposi
       expect(help).toContain("Usage: trellis-graphdb");
 
       const port = await freePort();
-      const adminToken = `admin-${randomBytes(12).toString("hex")}`;
+      const adminToken = `admin-${randomBytes(16).toString("hex")}`;
       const child: ChildProcess = spawn(
         bin("trellis-platform"),
         ["--host", "127.0.0.1", "--port", String(port), "--data", join(project, "data"), "--no-graphdb"],

@@ -103,7 +103,7 @@ export function getEchoedAuth(): string {
       port: 0,
       host: "127.0.0.1",
       dataDir: join(tmp, "data"),
-      adminToken: `admin-${randomBytes(12).toString("hex")}`,
+      adminToken: `admin-${randomBytes(16).toString("hex")}`,
       databaseUrl: PG_URL,
       databaseSchema: schema,
       idleMs: IDLE_MS,
@@ -257,7 +257,9 @@ export function getEchoedAuth(): string {
     expect(cold.status).toBe(200);
     expect(cold.body.data).toEqual({ sayHello: "Hello, cold!" });
     expect((await api("GET", "/api/apps/echo")).body.app.status).toBe("running");
-    const metrics = await (await fetch(`${platform.url}/metrics`)).text();
+    const metrics = await (
+      await fetch(`${platform.url}/metrics`, { headers: { authorization: `Bearer ${platform.adminToken}` } })
+    ).text();
     expect(metrics).toMatch(/cold_starts_total\{app="echo"\} [2-9]/);
   }, 60_000);
 });

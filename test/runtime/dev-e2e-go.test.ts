@@ -246,7 +246,7 @@ func FetchUndeclared() (string, error) {
       port: 0,
       host: "127.0.0.1",
       dataDir: join(parent, "platform"),
-      adminToken: `admin-${randomBytes(12).toString("hex")}`,
+      adminToken: `admin-${randomBytes(16).toString("hex")}`,
       graphdb: { httpPort: 0, grpcPort: 0 },
       logger: pino({ level: "silent" }),
       runtime: createWasmAppRuntime(),

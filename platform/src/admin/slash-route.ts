@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { buildSchema, type ExecutionResult, graphql } from "graphql";
+import { checkCredential, tooManyFailures } from "../api/admin-auth.ts";
 import type { PlatformContext } from "../platform-context.ts";
 import { secretMatches } from "../secrets/tokens.ts";
 
@@ -17,6 +18,7 @@ const errors = (reply: FastifyReply, status: number, message: string, code: stri
 /**
  * `POST /admin/slash` (`X-Auth-Token: <admin token>`, `Content-Type: application/graphql`):
  * `dropData(allData: true)` drops the data and keeps the schema; `allDataAndSchema: true` drops both.
+ * Wrong tokens count towards the same per-address backoff as the control plane's (429 + Retry-After).
  */
 export function slashRoute(server: FastifyInstance, ctx: PlatformContext): void {
   server.register(async (scope) => {
@@ -32,8 +34,15 @@ export function slashRoute(server: FastifyInstance, ctx: PlatformContext): void 
           "UNAUTHENTICATED",
         );
       }
-      if (!secretMatches(token, ctx.adminToken)) {
-        return errors(reply, 401, "invalid X-Auth-Token", "UNAUTHENTICATED");
+      const verdict = await checkCredential(ctx, request, "invalid X-Auth-Token", () =>
+        secretMatches(token, ctx.adminToken) ? "admin" : "invalid",
+      );
+      if (typeof verdict === "object") {
+        reply.header("retry-after", String(verdict.retryAfterSeconds));
+        return errors(reply, 429, tooManyFailures(verdict.retryAfterSeconds), "TOO_MANY_REQUESTS");
+      }
+      if (verdict === "invalid") {
+        return errors(reply, 401, "invalid X-Auth-Token: send the platform's admin token", "UNAUTHENTICATED");
       }
       const { query, variables } = graphqlRequest(request.headers["content-type"], request.body ?? "");
       const result: ExecutionResult = await graphql({

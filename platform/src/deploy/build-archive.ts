@@ -51,10 +51,7 @@ export async function extractBuildArchive(
     await pipeline(
       Readable.from([archive]),
       createGunzip(),
-      new ByteLimit(
-        maxTarBytes,
-        () => `the archive expands to more than ${limits.maxExtractedBytes} bytes`,
-      ),
+      new ByteLimit(maxTarBytes, () => `the archive expands to more than ${limits.maxExtractedBytes} bytes`),
       tar.x({
         cwd: dir,
         strict: true,

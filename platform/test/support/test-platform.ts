@@ -25,6 +25,8 @@ export interface TestPlatform {
   api(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: Json }>;
   /** Uploads an archive as a deployment. */
   deploy(app: string, archive: Uint8Array, token?: string): Promise<{ status: number; body: Json }>;
+  /** GET /metrics with the admin token (or `token`; "" sends none). */
+  metrics(token?: string): Promise<{ status: number; text: string }>;
   /** A GraphQL call through the gateway. */
   gql(app: string, query: string, apiKey?: string): Promise<{ status: number; body: Json }>;
   /** A new build archive (files in a fresh temp folder). */
@@ -45,7 +47,7 @@ export async function startTestPlatform(
     port: 0,
     host: "127.0.0.1",
     dataDir,
-    adminToken: `admin-${randomBytes(12).toString("hex")}`,
+    adminToken: `admin-${randomBytes(16).toString("hex")}`,
     graphdb: { httpPort: 0, grpcPort: 0 },
     logger: pino({ level: "silent" }),
     runtime,
@@ -77,6 +79,12 @@ export async function startTestPlatform(
         headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/gzip" },
         body: new Uint8Array(archive),
       }),
+    async metrics(token = platform.adminToken) {
+      const res = await fetch(`${platform.url}/metrics`, {
+        headers: token ? { Authorization: `Bearer ${token}` } : {},
+      });
+      return { status: res.status, text: await res.text() };
+    },
     gql: (app, query, apiKey) =>
       request("POST", `/apps/${app}/graphql`, {
         headers: {

@@ -3,8 +3,13 @@
  * deploy step): any `transpiled/` glue that came with the upload is thrown away and the component is
  * transpiled here, with the runtime's own pinned jco, so the only JavaScript the host ever runs is its
  * own; then the build is instantiated and answers a smoke call in a throwaway worker whose host refuses
- * every call, before it may go live. A corrupt core module, a component that does not instantiate, or one
- * whose smoke call crashes the worker or never answers is rejected with the reason.
+ * every call, before it may go live. A corrupt core module, or a component that does not instantiate (a
+ * trap in its initialisation, a Go init() panic) or cannot run a call is rejected with the reason.
+ *
+ * The smoke call goes to the function with the fewest parameters, with zero values. Whatever the function
+ * does with them is the app's business: a value, an error, a trap, or still running when the check stops
+ * waiting (a long or endless function: calls are bounded by the app's timeout anyway) all pass. What fails
+ * is the call path itself.
  */
 import { rm } from "node:fs/promises";
 import { isHiddenFunction } from "../graphql/naming-conventions.ts";
@@ -17,7 +22,7 @@ import type { AppWorld, WitFunction, WitType } from "../wit/wit-types.ts";
 import { InvalidBuildError, readBuild } from "./load-app.ts";
 
 export interface PrepareBuildOptions {
-  /** How long the smoke call may take (default: the manifest's timeout, at most 10 s). */
+  /** How long the check waits for the smoke call (default: the manifest's timeout, at most 2 s). */
   smokeTimeoutMs?: number;
   /** The most a build may ask for in its manifest's `limits`; a build asking more is rejected. */
   ceilings?: LimitCeilings;
@@ -37,7 +42,7 @@ export interface PreparedBuild {
   smoke: { function: string; outcome: string };
 }
 
-const MAX_SMOKE_TIMEOUT_MS = 10_000;
+const MAX_SMOKE_TIMEOUT_MS = 2_000;
 
 export async function prepareUploadedBuild(
   buildDir: string,
@@ -84,7 +89,7 @@ export async function prepareUploadedBuild(
     const args = target.params.map((p) => zeroValue(p.type, world));
     const outcome = await pool.invoke(target.name, args, { executionId: "deployment-check" });
     const kind = outcome.ok ? "ok" : (outcome.error?.kind ?? "internal");
-    if (kind === "internal" || kind === "timeout") {
+    if (kind === "internal") {
       throw new InvalidBuildError(
         `the component did not answer a smoke call of ${target.name} (with zero values, no host access): ${outcome.error?.message}`,
       );

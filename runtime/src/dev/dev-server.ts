@@ -6,11 +6,14 @@ import type { AppWorld } from "../wit/wit-types.ts";
 import { DevMetrics } from "./dev-metrics.ts";
 import { explorerCatalog } from "./explorer-catalog.ts";
 import { explorerPageHtml } from "./explorer-page.ts";
+import { foreignRequestReason } from "./request-origin.ts";
 
 /**
  * The `trellis dev` HTTP server (default 127.0.0.1:8686): the app's GraphQL endpoints, the API explorer,
  * /health and /metrics. It holds no app of its own: `getApp()` returns whatever the watch loop last built,
- * so a rebuild swaps the app without restarting the server. GET/POST only, permissive CORS (like Modus).
+ * so a rebuild swaps the app without restarting the server. GET/POST only, and only for its own pages and
+ * clients without an Origin (curl, server-side code): cross-origin browser requests get 403 and no CORS
+ * headers are sent (`foreignRequestReason`), so other web pages can neither call nor read it.
  */
 export interface DevApp {
   name: string;
@@ -58,12 +61,21 @@ export interface DevServer {
 const DEFAULT_ENDPOINT = "/graphql";
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const ALLOWED_METHODS = "GET, POST, OPTIONS";
+/** On every response: the explorer runs mutations on a click, so no other page may frame it. */
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "content-security-policy": "frame-ancestors 'none'",
+  "referrer-policy": "no-referrer",
+};
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const host = options.host ?? "127.0.0.1";
   const metrics = options.metrics ?? new DevMetrics();
   const version = options.version ?? runtimeVersion();
 
+  /** Set once listening (requests arrive only then): the port the Origin check compares with. */
+  const listening = { port: options.port };
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: `internal error: ${(e as Error)?.message ?? e}` });
@@ -72,10 +84,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    const refused = foreignRequestReason(req, { host, port: listening.port });
+    if (refused) return sendJson(res, 403, { error: refused });
     const method = req.method ?? "GET";
     const url = new URL(req.url ?? "/", `http://${req.headers.host ?? `${host}`}`);
     const path = url.pathname;
-    setCors(req, res);
     if (path === "/health" || path === "/metrics") return serveOps(path, method, res);
 
     const app = options.getApp();
@@ -84,7 +98,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     const done = metrics.startRequest(method, route);
     res.on("close", () => done(res.statusCode));
 
-    if (method === "OPTIONS") return void res.writeHead(204).end();
+    if (method === "OPTIONS") return void res.writeHead(204, { allow: ALLOWED_METHODS }).end();
     if (method !== "GET" && method !== "POST") {
       return sendJson(res, 405, { error: `method ${method} not allowed` }, { allow: ALLOWED_METHODS });
     }
@@ -198,6 +212,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     });
   });
   const address = server.address() as AddressInfo;
+  listening.port = address.port;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
 
   return {
@@ -210,13 +225,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         server.closeAllConnections();
       }),
   };
-}
-
-function setCors(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader("access-control-allow-origin", "*");
-  res.setHeader("access-control-allow-methods", ALLOWED_METHODS);
-  res.setHeader("access-control-allow-headers", req.headers["access-control-request-headers"] ?? "*");
-  res.setHeader("access-control-max-age", "600");
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string, extra = {}): void {

@@ -81,7 +81,7 @@ const gql = (query: string, path = "/graphql") =>
     headers: {
       "content-type": "application/json",
       accept: "application/json",
-      origin: "http://example.test",
+      origin: dev.url,
     },
     body: JSON.stringify({ query }),
   });
@@ -122,10 +122,10 @@ describe("dev server with an app", () => {
     expect(dev.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it("serves GraphQL with invocations and permissive CORS", async () => {
+  it("serves GraphQL with invocations and no CORS headers", async () => {
     const res = await gql("{ getter }");
     expect(res.status).toBe(200);
-    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
     const body = (await res.json()) as GraphQLBody;
     expect(body.data).toEqual({ getter: "got" });
     expect(body.extensions!.invocations.getter.executionId).toMatch(/^[0-9a-v]{20}$/);
@@ -202,12 +202,15 @@ describe("dev server with an app", () => {
     ]);
   });
 
-  it("allows only GET and POST, and answers CORS preflights", async () => {
+  it("allows only GET and POST, and refuses cross-origin CORS preflights", async () => {
     for (const method of ["PUT", "DELETE", "PATCH"]) {
       const res = await fetch(`${dev.url}/graphql`, { method });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("GET, POST, OPTIONS");
     }
+    const options = await fetch(`${dev.url}/graphql`, { method: "OPTIONS" });
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, POST, OPTIONS");
     const pre = await fetch(`${dev.url}/graphql`, {
       method: "OPTIONS",
       headers: {
@@ -216,10 +219,9 @@ describe("dev server with an app", () => {
         "access-control-request-headers": "content-type, x-time-zone",
       },
     });
-    expect(pre.status).toBe(204);
-    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
-    expect(pre.headers.get("access-control-allow-methods")).toContain("POST");
-    expect(pre.headers.get("access-control-allow-headers")).toBe("content-type, x-time-zone");
+    expect(pre.status).toBe(403);
+    expect(pre.headers.get("access-control-allow-origin")).toBeNull();
+    expect(pre.headers.get("access-control-allow-methods")).toBeNull();
   });
 
   it("serves the manifest's endpoint paths, and only those", async () => {
