@@ -145,19 +145,38 @@ export async function runPlatformCli(argv: string[], runtime: () => Promise<AppR
       logger.warn({ err }, "could not deploy the demo app; the platform is running without it");
     }
   }
+  // SIGTERM/SIGINT: stop accepting, let requests in flight finish, close every app (workers, SQL pools,
+  // gRPC clients), the metadata store and the graph database, then exit; after SHUTDOWN_GRACE_MS, or on a
+  // second signal, exit anyway.
+  let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
-    logger.info({ signal }, "shutting down");
+    if (stopping) {
+      logger.warn({ signal }, "second signal: exiting now");
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal, graceMs: SHUTDOWN_GRACE_MS }, "shutting down");
+    setTimeout(() => {
+      logger.error({ graceMs: SHUTDOWN_GRACE_MS }, "shutdown took too long: exiting anyway");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     running.close().then(
-      () => (process.exitCode = 0),
+      () => {
+        logger.info("shut down");
+        process.exit(0);
+      },
       (err: unknown) => {
         logger.error({ err }, "error while shutting down");
-        process.exitCode = 1;
+        process.exit(1);
       },
     );
   };
-  process.once("SIGTERM", shutdown);
-  process.once("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
 }
+
+/** How long a shutdown may take before the process exits anyway. */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Builds console/dist with Vite when it is missing (a fresh checkout's first `npm start`). */
 function ensureConsoleBuilt(logger: { info(msg: string): void; warn(msg: string): void }): void {
