@@ -3,7 +3,8 @@
  * in one process, over one engine.
  *
  * Listens on 0.0.0.0 by default, as Dgraph Alpha does (reachable from other hosts and containers);
- * pass `--host 127.0.0.1` to keep it local.
+ * pass `--host 127.0.0.1` to keep it local. Listening beyond loopback without --acl or --auth-token is
+ * allowed (Dgraph's default) but logged as a warning at startup.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -12,6 +13,13 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Logger, pino } from "pino";
 import { createGraphDB } from "./index.ts";
+import { warnIfExposed } from "./listen-exposure.ts";
+import {
+  parseQueryLimitFlags,
+  QUERY_LIMIT_OPTIONS,
+  QUERY_LIMIT_USAGE,
+  type QueryLimitConfig,
+} from "./query-limit-flags.ts";
 import { MIN_SECRET_BYTES } from "./server/acl.ts";
 import { DEFAULT_BODY_LIMIT } from "./server/body.ts";
 import { createGrpcServer } from "./server/grpc-server.ts";
@@ -27,18 +35,20 @@ Options:
   --grpc-port <port>       gRPC port, Dgraph's api.Dgraph service (env TRELLIS_GRAPHDB_GRPC_PORT;
                            default 9080)
   --host <address>         listen address (env TRELLIS_GRAPHDB_HOST; default 0.0.0.0, all interfaces,
-                           as Dgraph; use 127.0.0.1 to accept local connections only)
-  --acl                    enable ACL: /login, access JWTs, user groot / password "password"
+                           as Dgraph; use 127.0.0.1 to accept local connections only). Beyond
+                           loopback without --acl or --auth-token, a warning is logged at startup
+  --acl                    enable ACL: /login (into a namespace), access JWTs, user groot / password
+                           "password" in the galaxy (namespace 0)
   --acl-secret-file <file> HMAC secret for the JWTs (at least ${MIN_SECRET_BYTES} bytes; default: generated
                            once and kept in <data>/acl-secret)
   --auth-token <token>     require this X-Dgraph-AuthToken on /alter (env TRELLIS_GRAPHDB_AUTH_TOKEN)
   --body-limit <size>      largest request body or gRPC message, e.g. 33554432, 64MiB (default 32MiB)
-  --log-level <level>      fatal, error, warn, info, debug (one line per request), trace
+${QUERY_LIMIT_USAGE}  --log-level <level>      fatal, error, warn, info, debug (one line per request), trace
                            (env TRELLIS_GRAPHDB_LOG_LEVEL; default info)
   -h, --help               show this help
 `;
 
-export interface CliConfig {
+export interface CliConfig extends QueryLimitConfig {
   dataDir: string;
   port: number;
   grpcPort: number;
@@ -91,6 +101,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     bodyLimit: values["body-limit"] === undefined ? DEFAULT_BODY_LIMIT : parseSize(values["body-limit"]),
     logLevel: values["log-level"] ?? env.TRELLIS_GRAPHDB_LOG_LEVEL ?? "info",
     help: values.help ?? false,
+    ...parseQueryLimitFlags(values, (message) => new UsageError(message)),
   };
 }
 
@@ -109,6 +120,7 @@ function parse(argv: string[]) {
       "auth-token": { type: "string" },
       "body-limit": { type: "string" },
       "log-level": { type: "string" },
+      ...QUERY_LIMIT_OPTIONS,
       help: { type: "boolean", short: "h" },
     },
   });
@@ -140,7 +152,12 @@ export interface RunningServer {
 export async function startServer(config: CliConfig, logger: Logger): Promise<RunningServer> {
   await mkdir(config.dataDir, { recursive: true });
   const aclSecret = config.acl ? await loadAclSecret(config, logger) : undefined;
-  const db = createGraphDB({ dir: config.dataDir, acl: config.acl });
+  const db = createGraphDB({
+    dir: config.dataDir,
+    acl: config.acl,
+    queryTimeoutMs: config.queryTimeoutMs,
+    queryLimits: config.queryLimits,
+  });
   const server = createHttpServer(db.engine, {
     acl: config.acl,
     aclSecret,
@@ -170,6 +187,13 @@ export async function startServer(config: CliConfig, logger: Logger): Promise<Ru
     { port, grpcPort, host: config.host, data: config.dataDir, acl: config.acl, bodyLimit: config.bodyLimit },
     "trellis-graphdb listening",
   );
+  warnIfExposed(logger, {
+    host: config.host,
+    port,
+    grpcPort,
+    acl: config.acl,
+    authToken: (config.authToken ?? "") !== "",
+  });
   return {
     port,
     grpcPort,

@@ -3,13 +3,33 @@
  *
  * In-process: `const db = createGraphDB({ dir })` then `db.engine.query(...)`; as a server, see
  * `createHttpServer`, `createGrpcServer` or the `trellis-graphdb` bin.
+ *
+ * Tenants (one per app) are Dgraph namespaces, each with its own data, schema, types, indexes and users:
+ *
+ * - `await db.engine.createNamespace({ grootPassword })` → the new namespace's id (with ACL it gets a
+ *   `guardians` group and a `groot` user with that password); `dropNamespace(id)` deletes every key of it;
+ *   `listNamespaces()`. Namespace 0 (`GALAXY_NAMESPACE`) is the default, where stores from before
+ *   namespaces keep their data.
+ * - In-process requests name their namespace: `query({ namespace, query })`, `mutate({ namespace, … })`,
+ *   `commit`, `alter({ namespace, … })` (drop-all stays inside it), `readView({ namespace })`,
+ *   `bulkLoad(source, { namespace })`.
+ * - Over the wire, a client logs into a namespace (`/login` body `{"userid","password","namespace"}`, gRPC
+ *   `LoginRequest.namespace`; dgraph-js and dgraph-js-http `loginIntoNamespace("groot", password, id)`)
+ *   and every request then runs in its token's namespace.
+ * - `createHttpServer(engine, { requireAuth: true, aclSecret, cors })` and
+ *   `createGrpcServer(engine, { requireAuth: true, aclSecret })`: every endpoint but /health and /login,
+ *   every gRPC method but Login and CheckVersion, needs an access token. Give both servers the same secret.
  */
 import { GraphDB, type GraphDBOptions } from "./engine/graph-db.ts";
 
+export type { QueryLimits } from "./dql/query-budget.ts";
+export { DEFAULT_QUERY_LIMITS } from "./dql/query-budget.ts";
+export { GROOT_DEFAULT_PASSWORD, GROOT_USER, GUARDIANS_GROUP } from "./engine/acl-accounts.ts";
 export type { BulkLoadOptions, BulkLoadResult } from "./engine/bulk-loader.ts";
 export type {
   AlterOperation,
   CommitRequest,
+  CreateNamespaceOptions,
   GraphEngine,
   MutateRequest,
   MutateResponse,
@@ -20,7 +40,8 @@ export type {
 } from "./engine/engine-api.ts";
 export { DgraphError, TxnAbortedError, TxnConflictError } from "./engine/errors.ts";
 export type { GraphDBOptions } from "./engine/graph-db.ts";
-export { GraphDB } from "./engine/graph-db.ts";
+export { DEFAULT_QUERY_TIMEOUT_MS, GraphDB } from "./engine/graph-db.ts";
+export { GALAXY_NAMESPACE } from "./engine/namespace.ts";
 
 export interface GraphDBHandle {
   engine: GraphDB;
@@ -36,6 +57,8 @@ export function createGraphDB(options: GraphDBOptions): GraphDBHandle {
 export type { CliConfig as GraphDBServerConfig, RunningServer as RunningGraphDBServer } from "./cli.ts";
 /** Starts the database with its HTTP and gRPC servers in this process (what the bin runs). */
 export { parseCliArgs as parseGraphDBArgs, startServer as startGraphDBServer } from "./cli.ts";
+export { isLoopbackHost } from "./listen-exposure.ts";
+export type { CorsOption } from "./server/cors.ts";
 export type { DgraphConnectionString, DgraphSslMode } from "./server/dgraph-connection-string.ts";
 export { parseDgraphConnectionString, parseGrpcTarget } from "./server/dgraph-connection-string.ts";
 export type { GrpcServer, GrpcServerOptions } from "./server/grpc-server.ts";

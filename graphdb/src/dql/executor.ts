@@ -3,6 +3,10 @@
  * blocks run in variable-dependency order, each block level by level; then `@cascade` and variables
  * are settled, aggregations and math computed, and the result encoded (JSON text of the `data`
  * object, or N-Quads). A document with a `schema {}` block renders the schema instead.
+ *
+ * Execution is a sequence of Steps charged to a QueryBudget. `executeQueryAsync` (what the engine
+ * uses) gives the event loop back whenever the query has run for a time slice, so a heavy query slows
+ * others down instead of stopping them; `executeQuery` runs the same steps to the end in one go.
  */
 import { DgraphError } from "../engine/errors.ts";
 import type { GraphReader } from "../engine/graph-reader.ts";
@@ -10,9 +14,10 @@ import { renderSchema } from "../schema/schema-output.ts";
 import type { TypedValue } from "../types/scalar.ts";
 import type { DqlDocument } from "./ast.ts";
 import { paginateAfterCascade, restrictRows } from "./cascade.ts";
-import type { ExecContext } from "./exec-context.ts";
+import { checkDeadline, type ExecContext, type Steps } from "./exec-context.ts";
 import { encodeJson } from "./json-encoder.ts";
 import { processBlock } from "./process-graph.ts";
+import { MAX_RESPONSE_BYTES, QueryBudget, type QueryLimits } from "./query-budget.ts";
 import { encodeRdf } from "./rdf-encoder.ts";
 import { processRecurse } from "./recurse.ts";
 import { blockToSubGraph, type SubGraph } from "./subgraph.ts";
@@ -27,11 +32,19 @@ import {
 export interface QueryOptions {
   /** `debug=true`: every node carries its `uid`. */
   debug?: boolean;
-  /** Epoch milliseconds; past it execution stops with "context deadline exceeded". */
-  deadline?: number;
+  /** Milliseconds the query may run; past them it stops with "context deadline exceeded". */
+  timeoutMs?: number;
+  /** Per-query limits; DEFAULT_QUERY_LIMITS for those not given. */
+  limits?: Partial<QueryLimits>;
   /** `respFormat=rdf`: also (only) produce the N-Quads text in `rdf`. */
   respFormat?: "json" | "rdf";
 }
+
+/**
+ * How long the async driver lets one query run before giving other work a turn. Short enough that a
+ * request arriving meanwhile waits a few ms, long enough that pausing (one setImmediate) costs nothing.
+ */
+export const TIME_SLICE_MS = 5;
 
 export interface QueryVars {
   /** Uid variables (sorted uids). */
@@ -52,38 +65,85 @@ export interface QueryResult {
 }
 
 /**
- * Runs a query document. Throws DgraphError; execution errors are prefixed with ": " as Dgraph's
- * edgraph wraps them (`": Predicate name is not indexed"`).
+ * Runs a query document to the end, without pausing. Throws DgraphError; execution errors are prefixed
+ * with ": " as Dgraph's edgraph wraps them (`": Predicate name is not indexed"`), errors while writing
+ * the JSON with "while running ToJson: " as its ToJson does.
  */
 export function executeQuery(reader: GraphReader, doc: DqlDocument, opts: QueryOptions = {}): QueryResult {
-  try {
-    return execute(reader, doc, opts);
-  } catch (e) {
-    if (e instanceof DgraphError) throw new DgraphError(`: ${e.message}`, e.code, e.grpcCode);
-    throw e;
+  const steps = querySteps(reader, doc, opts, budgetFor(opts));
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
   }
 }
 
-function execute(reader: GraphReader, doc: DqlDocument, opts: QueryOptions): QueryResult {
+/**
+ * Runs a query document, pausing (setImmediate) whenever it has run for TIME_SLICE_MS, so that other
+ * requests are served while it runs. Same result and errors as executeQuery.
+ */
+export async function executeQueryAsync(
+  reader: GraphReader,
+  doc: DqlDocument,
+  opts: QueryOptions = {},
+): Promise<QueryResult> {
+  const budget = budgetFor(opts);
+  const steps = querySteps(reader, doc, opts, budget);
+  for (;;) {
+    budget.startSlice(TIME_SLICE_MS);
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resume) => setImmediate(resume));
+  }
+}
+
+function budgetFor(opts: QueryOptions): QueryBudget {
+  return new QueryBudget({ timeoutMs: opts.timeoutMs, limits: opts.limits });
+}
+
+function* querySteps(
+  reader: GraphReader,
+  doc: DqlDocument,
+  opts: QueryOptions,
+  budget: QueryBudget,
+): Steps<QueryResult> {
   if (doc.schema !== undefined) return schemaResult(reader, doc);
   const ctx: ExecContext = {
     reader,
     vars: new Map(),
-    deadline: opts.deadline ?? Number.POSITIVE_INFINITY,
+    budget,
     debug: opts.debug === true,
     metrics: new Map(),
     valueMemo: new Map(),
   };
-  const blocks = doc.blocks.map((b) => blockToSubGraph(b, ctx.debug));
-  runBlocks(ctx, doc, blocks);
-  const metrics = metricsRecord(ctx.metrics);
-  const vars = exposeVars(ctx.vars);
-  if (opts.respFormat === "rdf") return { json: "{}", rdf: encodeRdf(blocks), metrics, vars };
-  return { json: encodeJson(blocks), metrics, vars };
+  let blocks: SubGraph[];
+  try {
+    blocks = doc.blocks.map((b) => blockToSubGraph(b, ctx.debug));
+    yield* runBlocks(ctx, doc, blocks);
+    if (opts.respFormat === "rdf") {
+      const rdf = encodeRdf(blocks);
+      return { json: "{}", rdf, metrics: metricsRecord(ctx.metrics), vars: exposeVars(ctx.vars) };
+    }
+  } catch (e) {
+    if (e instanceof DgraphError) throw new DgraphError(`: ${e.message}`, e.code, e.grpcCode);
+    throw e;
+  }
+  let json: string;
+  try {
+    json = yield* encodeJson(blocks, budget);
+  } catch (e) {
+    // V8's own bound on a string ("Invalid string length"), reached only if the limit was set above it.
+    const tooLong = e instanceof RangeError && e.message.includes("string length");
+    const cause = tooLong ? budget.responseTooLarge(MAX_RESPONSE_BYTES) : e;
+    if (cause instanceof DgraphError) {
+      throw new DgraphError(`while running ToJson: ${cause.message}`, cause.code, cause.grpcCode);
+    }
+    throw cause;
+  }
+  return { json, metrics: metricsRecord(ctx.metrics), vars: exposeVars(ctx.vars) };
 }
 
 /** Runs every block once its variables are available; blocks ready together run as one wave. */
-function runBlocks(ctx: ExecContext, doc: DqlDocument, blocks: SubGraph[]): void {
+function* runBlocks(ctx: ExecContext, doc: DqlDocument, blocks: SubGraph[]): Steps {
   const done = new Array<boolean>(blocks.length).fill(false);
   let remaining = blocks.length;
   while (remaining > 0) {
@@ -94,10 +154,11 @@ function runBlocks(ctx: ExecContext, doc: DqlDocument, blocks: SubGraph[]): void
     if (wave.length === 0) throw new DgraphError("Query couldn't be executed");
     for (const i of wave) {
       const sg = blocks[i];
-      if (sg.recurse !== undefined && !sg.isEmptyBlock) processRecurse(ctx, sg);
-      else processBlock(ctx, sg);
+      if (sg.recurse !== undefined && !sg.isEmptyBlock) yield* processRecurse(ctx, sg);
+      else yield* processBlock(ctx, sg);
     }
     for (const i of wave) {
+      checkDeadline(ctx);
       settleBlock(ctx.vars, blocks[i]);
       done[i] = true;
       remaining--;

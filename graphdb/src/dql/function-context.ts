@@ -18,6 +18,7 @@ import { convertFunctionArg, convertValue } from "../types/convert.ts";
 import type { ScalarType, TypedValue } from "../types/scalar.ts";
 import type { FunctionArg, FunctionCall } from "./ast.ts";
 import type { ExecContext } from "./exec-context.ts";
+import { compileDqlRegexp, type DqlRegexp } from "./regular-expression.ts";
 import { uidsOfVars, type VarScope } from "./variables.ts";
 
 export type CompareOp = "eq" | "le" | "lt" | "ge" | "gt" | "between";
@@ -64,7 +65,7 @@ export type PreparedFunction =
       attr: string;
       schema: PredicateSchema;
       lang: string;
-      regex: RegExp;
+      regex: DqlRegexp;
       pattern: string;
       flags: string;
     }
@@ -159,21 +160,6 @@ function checkLangs(schema: PredicateSchema, langs: readonly string[]): void {
       "Language tags can only be used with predicates of string type having @lang directive in schema." +
         ` Got: [${schema.predicate}]`,
     );
-  }
-}
-
-/** Compiles a DQL regular expression (RE2 syntax, multi-line, optional `i`). */
-function compileRegex(pattern: string, flags: string): RegExp {
-  if (flags !== "" && flags !== "i") throw new DgraphError(`Invalid regexp modifier: ${flags}`);
-  const f = flags === "i" ? "mi" : "m";
-  try {
-    return new RegExp(pattern, `${f}u`);
-  } catch {
-    try {
-      return new RegExp(pattern, f);
-    } catch (e) {
-      throw new DgraphError(`error parsing regexp: ${e instanceof Error ? e.message : String(e)}`);
-    }
   }
 }
 
@@ -348,7 +334,7 @@ function prepareRegexp(ctx: ExecContext, fn: FunctionCall, atRoot: boolean): Pre
   const re = fn.args[0];
   if (fn.args.length !== 1 || re.kind !== "RegexArg") ensureArgs(fn, 2);
   const { pattern, flags } = re as { pattern: string; flags: string };
-  const regex = compileRegex(pattern, flags);
+  const regex = compileDqlRegexp(pattern, flags);
   const schema = ctx.reader.schema.predicate(attr);
   if (schema === undefined) return { kind: "none" };
   checkLangs(schema, langs);

@@ -2,11 +2,19 @@
  * The `data` object of a query result as Dgraph's fastJson encoder writes it, built directly as text
  * (Dgraph's outputnode.go preTraverse): one array per block, keys in selection order, values
  * Go-formatted; nodes whose selection yields nothing are dropped; `count(uid)` is its own element.
+ *
+ * A node reached from several parents at one level is written under each of them, as Dgraph does, so
+ * the text can grow with the number of paths rather than of nodes (a ring of diamonds under @recurse
+ * doubles it at every level). Such a level remembers each node's text and reuses it: V8 concatenates
+ * strings without copying them, so building stays proportional to the distinct nodes, and since a
+ * string's length is known without flattening it, the text is measured as it grows (`budget.written`)
+ * and an oversized result is refused in milliseconds, before it fills the heap.
  */
 import { DgraphError } from "../engine/errors.ts";
 import type { UidList, ValuePosting } from "../engine/graph-reader.ts";
 import { indexOfUid } from "../posting/uid-algebra.ts";
 import type { TypedValue } from "../types/scalar.ts";
+import type { Steps } from "./exec-context.ts";
 import { facetFieldsJson, selectFacets } from "./facets.ts";
 import {
   checkPwdFieldName,
@@ -21,15 +29,22 @@ import { goKey, uidJson } from "./go-format.ts";
 import type { GroupResult } from "./groupby.ts";
 import { isAllLangs } from "./lang-select.ts";
 import { collectEntries, entriesJson, normalizeEntries } from "./normalize.ts";
+import type { QueryBudget } from "./query-budget.ts";
 import type { SubGraph } from "./subgraph.ts";
 import { valueJson } from "./value-json.ts";
 
 /** Encodes the fields of one node; "" when the node has none (it is then dropped). */
-export function encodeFields(sg: SubGraph, uid: number, reflex: ReflexStack | undefined): string {
+export function encodeFields(
+  sg: SubGraph,
+  uid: number,
+  reflex: ReflexStack | undefined,
+  budget: QueryBudget,
+): string {
   if (sg.ignoreReflex && reflex !== undefined) {
     if (reflex.has(uid)) return "";
     reflex.uids.push(uid);
   }
+  budget.tick();
   let out = "";
   let hasUid = false;
   const children = sg.children;
@@ -45,7 +60,8 @@ export function encodeFields(sg: SubGraph, uid: number, reflex: ReflexStack | un
       if (v === undefined) continue;
       const j = valueJson(v);
       if (j === undefined) continue;
-      out += `${out === "" ? "" : ","}${goKey(internalFieldName(pc))}:${j}`;
+      const field = `${goKey(internalFieldName(pc))}:${j}`;
+      out += out === "" ? field : `,${field}`;
       continue;
     }
     if (pc.src !== lastSrc) {
@@ -76,7 +92,7 @@ export function encodeFields(sg: SubGraph, uid: number, reflex: ReflexStack | un
         part = `${goKey(checkPwdFieldName(pc))}:${pc.checks !== undefined && pc.checks[idx] === 2}`;
         break;
       default:
-        part = pc.isUidPredicate ? edgeField(pc, idx, reflex) : valueField(pc, idx);
+        part = pc.isUidPredicate ? edgeField(pc, idx, reflex, budget) : valueField(pc, idx);
         if (part === "") continue;
     }
     out += out === "" ? part : `,${part}`;
@@ -94,25 +110,43 @@ function hasCountUidOutput(sg: SubGraph): boolean {
 }
 
 /** A uid edge: child objects (non-empty ones), then the level's `count(uid)` elements. */
-function edgeField(pc: SubGraph, idx: number, reflex: ReflexStack | undefined): string {
+function edgeField(pc: SubGraph, idx: number, reflex: ReflexStack | undefined, budget: QueryBudget): string {
   const row = pc.rows[idx];
   if (row === undefined || row.length === 0) return "";
   let items = "";
   let n = 0;
+  // Nodes written more than once are written once and remembered (see the file comment); a node's text
+  // depends on its ancestors only under @ignorereflex.
+  const memo =
+    !pc.normalize && !pc.ignoreReflex && pc.nodesRepeat() ? (pc.encodedNodes ??= new Map()) : undefined;
   for (let i = 0; i < row.length; i++) {
     const child = row[i];
     if (pc.normalize) {
-      for (const flat of normalizeEntries(collectEntries(pc, child, reflex))) {
-        items += `${n++ === 0 ? "" : ","}{${entriesJson(flat)}}`;
+      for (const flat of normalizeEntries(collectEntries(pc, child, reflex, budget), budget)) {
+        const obj = `{${entriesJson(flat)}}`;
+        items += n++ === 0 ? obj : `,${obj}`;
+        budget.written(items.length);
       }
       continue;
     }
-    let body = encodeFields(pc, child, reflex);
+    let body: string;
+    if (memo === undefined) {
+      body = encodeFields(pc, child, reflex, budget);
+    } else {
+      const seen = memo.get(child);
+      if (seen === undefined) {
+        body = encodeFields(pc, child, reflex, budget);
+        memo.set(child, body);
+      } else {
+        body = seen;
+      }
+    }
     if (body === "") continue;
     if (pc.facets !== undefined) {
       body += facetFieldsJson(pc.edgeFacets?.get(pc.src[idx])?.get(child), pc.facets, pc.fieldName());
     }
     items += `${n++ === 0 ? "" : ","}{${body}}`;
+    budget.written(items.length);
   }
   pc.countUidOutput ??= hasCountUidOutput(pc);
   if (pc.countUidOutput) {
@@ -240,8 +274,14 @@ function groupsJson(groups: readonly GroupResult[] | undefined): string {
   return `{"@groupby":[${out}]}`;
 }
 
-/** One block's array elements; undefined when the block writes no key at all (empty @groupby). */
-function blockElements(sg: SubGraph): string | undefined {
+/** Root nodes written between two looks at the time slice. */
+const ROOTS_PER_STEP = 64;
+
+/**
+ * One block's array elements; undefined when the block writes no key at all (empty @groupby). Pauses
+ * between root nodes when the query's time slice is used.
+ */
+function* blockElements(sg: SubGraph, budget: QueryBudget): Steps<string | undefined> {
   if (sg.isEmptyBlock) return aggregationElements(sg);
   if (sg.groupBy !== undefined) {
     const groups = groupsJson(sg.groupResults?.[0]);
@@ -254,29 +294,37 @@ function blockElements(sg: SubGraph): string | undefined {
   const dest = sg.dest;
   const sameAsDest = row === dest;
   for (let i = 0; i < row.length; i++) {
+    if (i % ROOTS_PER_STEP === ROOTS_PER_STEP - 1 && budget.sliceUsed()) yield;
     const uid = row[i];
     if (!sameAsDest && indexOfUid(dest, uid) < 0) continue;
     if (sg.normalize) {
-      for (const flat of normalizeEntries(collectEntries(sg, uid, reflex))) {
-        out += `${out === "" ? "" : ","}{${entriesJson(flat)}}`;
+      for (const flat of normalizeEntries(collectEntries(sg, uid, reflex, budget), budget)) {
+        const obj = `{${entriesJson(flat)}}`;
+        out += out === "" ? obj : `,${obj}`;
+        budget.written(out.length);
       }
       continue;
     }
-    const body = encodeFields(sg, uid, reflex);
+    const body = encodeFields(sg, uid, reflex, budget);
     if (body === "") continue;
     out += out === "" ? `{${body}}` : `,{${body}}`;
+    budget.written(out.length);
   }
   return out;
 }
 
-/** The `data` object: `{"q":[...],...}` for the non-var blocks in query order; `{}` when there are none. */
-export function encodeJson(blocks: readonly SubGraph[]): string {
+/**
+ * The `data` object: `{"q":[...],...}` for the non-var blocks in query order; `{}` when there are none.
+ * Fails with Dgraph's "estimated response size" error once the text would pass the budget.
+ */
+export function* encodeJson(blocks: readonly SubGraph[], budget: QueryBudget): Steps<string> {
   let out = "";
   for (const sg of blocks) {
     if (sg.isVarBlock) continue;
-    const elements = blockElements(sg);
+    const elements = yield* blockElements(sg, budget);
     if (elements === undefined) continue;
     out += `${out === "" ? "" : ","}${goKey(sg.blockName)}:[${elements}]`;
+    budget.written(out.length);
   }
   return `{${out}}`;
 }

@@ -1,7 +1,8 @@
 /**
  * `@normalize` (Dgraph's encoder normalize): only aliased fields are kept (plus `uid`), nested nodes are
  * flattened into their parent, one flat object per combination of children (cross product), keys
- * sorted by name.
+ * sorted by name. A cross product is bounded by Dgraph's normalize-node limit (per merge, as Dgraph
+ * counts); what the flattening holds is charged to the query's response budget.
  */
 import { DgraphError } from "../engine/errors.ts";
 import type { UidList } from "../engine/graph-reader.ts";
@@ -17,6 +18,7 @@ import {
 } from "./field-names.ts";
 import { goKey, uidJson } from "./go-format.ts";
 import { isAllLangs } from "./lang-select.ts";
+import type { QueryBudget } from "./query-budget.ts";
 import type { SubGraph } from "./subgraph.ts";
 import { valueJson } from "./value-json.ts";
 
@@ -25,8 +27,13 @@ export type Entry =
   | { key: string; json: string; objects?: undefined }
   | { key: string; json?: undefined; objects: Entry[][] };
 
-/** Dgraph's normalize-node limit. */
-const NORMALIZE_NODE_LIMIT = 10000;
+/**
+ * Bytes charged for holding a flattened object and each of its entries (references: the text is charged
+ * when written). Objects count even when empty: the normalize-node limit counts entries only, as Dgraph's,
+ * and a level of unaliased edges flattens into empty objects, twice as many per level of a ring of diamonds.
+ */
+const OBJECT_BYTES = 32;
+const ENTRY_BYTES = 8;
 
 function pushObjects(out: Entry[], key: string, objects: Entry[][]): void {
   if (objects.length === 0) return;
@@ -36,7 +43,13 @@ function pushObjects(out: Entry[], key: string, objects: Entry[][]): void {
 }
 
 /** The fields of a node inside a normalized subtree, nested edges already flattened. */
-export function collectEntries(sg: SubGraph, uid: number, reflex: ReflexStack | undefined): Entry[] {
+export function collectEntries(
+  sg: SubGraph,
+  uid: number,
+  reflex: ReflexStack | undefined,
+  budget: QueryBudget,
+): Entry[] {
+  budget.tick();
   if (sg.ignoreReflex && reflex !== undefined) {
     if (reflex.has(uid)) return [];
     reflex.uids.push(uid);
@@ -78,7 +91,7 @@ export function collectEntries(sg: SubGraph, uid: number, reflex: ReflexStack | 
         });
         break;
       default:
-        if (pc.isUidPredicate) collectEdge(out, pc, idx, reflex);
+        if (pc.isUidPredicate) collectEdge(out, pc, idx, reflex, budget);
         else collectValues(out, pc, idx);
     }
   }
@@ -87,21 +100,37 @@ export function collectEntries(sg: SubGraph, uid: number, reflex: ReflexStack | 
   return out;
 }
 
-function collectEdge(out: Entry[], pc: SubGraph, idx: number, reflex: ReflexStack | undefined): void {
+function collectEdge(
+  out: Entry[],
+  pc: SubGraph,
+  idx: number,
+  reflex: ReflexStack | undefined,
+  budget: QueryBudget,
+): void {
   const row = pc.rows[idx];
   if (row === undefined || row.length === 0) return;
   const key = pc.fieldName();
   const objects: Entry[][] = [];
+  // A node reached from several parents is collected once (its entries depend on its ancestors only
+  // under @ignorereflex): the walk stays proportional to the distinct nodes, as in json-encoder.ts.
+  const memo = !pc.ignoreReflex && pc.nodesRepeat() ? (pc.collectedNodes ??= new Map()) : undefined;
   for (let i = 0; i < row.length; i++) {
-    const entries = collectEntries(pc, row[i], reflex);
+    const child = row[i];
+    let entries = memo?.get(child);
+    if (entries === undefined) {
+      entries = collectEntries(pc, child, reflex, budget);
+      memo?.set(child, entries);
+    }
     if (entries.length === 0) continue;
     if (pc.facets !== undefined) {
-      for (const f of selectFacets(pc.edgeFacets?.get(pc.src[idx])?.get(row[i]), pc.facets, key)) {
+      const own = [...entries];
+      for (const f of selectFacets(pc.edgeFacets?.get(pc.src[idx])?.get(child), pc.facets, key)) {
         const j = valueJson(f.value);
-        if (j !== undefined) entries.push({ key: f.name, json: j });
+        if (j !== undefined) own.push({ key: f.name, json: j });
       }
+      entries = own;
     }
-    for (const flat of normalizeEntries(entries)) objects.push(flat);
+    for (const flat of normalizeEntries(entries, budget)) objects.push(flat);
   }
   for (const c of pc.children) {
     if (c.kind === "countUid" && c.alias !== undefined)
@@ -142,28 +171,36 @@ function collectValues(out: Entry[], pc: SubGraph, idx: number): void {
   out.push({ key, json: items.length === 1 && !asList ? items[0] : `[${items.join(",")}]` });
 }
 
-/** Flattens one node: its scalars crossed with every group of nested objects; keys sorted. */
-export function normalizeEntries(entries: Entry[]): Entry[][] {
+/**
+ * Flattens one node: its scalars crossed with every group of nested objects; keys sorted. Each merge
+ * (one group crossed with the objects so far) may produce at most `normalizeNodes` entries, Dgraph's
+ * normalize-node limit.
+ */
+export function normalizeEntries(entries: readonly Entry[], budget: QueryBudget): Entry[][] {
   let hasObjects = false;
   for (const e of entries) if (e.objects !== undefined) hasObjects = true;
-  let parents: Entry[][];
+  let parents: (readonly Entry[])[];
   if (!hasObjects) {
     parents = [entries];
+    budget.addResponseBytes(OBJECT_BYTES + entries.length * ENTRY_BYTES);
   } else {
     parents = [entries.filter((e) => e.objects === undefined)];
-    let count = 0;
+    const limit = budget.limits.normalizeNodes;
     for (const e of entries) {
       if (e.objects === undefined) continue;
       const merged: Entry[][] = [];
+      let count = 0;
       for (const pa of parents) {
         for (const ca of e.objects) {
           count += pa.length + ca.length;
-          if (count > NORMALIZE_NODE_LIMIT) {
+          if (count > limit) {
             throw new DgraphError("Couldn't evaluate @normalize directive - too many results");
           }
           merged.push([...pa, ...ca]);
+          budget.addResponseBytes(OBJECT_BYTES + (pa.length + ca.length) * ENTRY_BYTES);
         }
       }
+      budget.tick(count + merged.length);
       parents = merged;
     }
   }
@@ -171,7 +208,7 @@ export function normalizeEntries(entries: Entry[]): Entry[][] {
 }
 
 /** Sorts a flat object's keys (stable) and keeps a single `uid`. */
-function tidy(flat: Entry[]): Entry[] {
+function tidy(flat: readonly Entry[]): Entry[] {
   const sorted = flat.length > 1 ? [...flat].sort((a, b) => compareUtf8(a.key, b.key)) : flat;
   let seenUid = false;
   return sorted.filter((e) => {

@@ -3,6 +3,9 @@
  * each child selection then reads its predicate for all of its parent's uids at once (one batch call
  * per level), applies its filter, order and pagination per parent row, and hands its destination uids
  * to its own children.
+ *
+ * Levels are Steps: between selections, and between chunks of a long batch read or filter, a query whose
+ * time slice is used pauses so that other requests run (see query-budget.ts).
  */
 import { DgraphError } from "../engine/errors.ts";
 import type { UidList, ValuePosting } from "../engine/graph-reader.ts";
@@ -10,13 +13,29 @@ import { EMPTY_UID_LIST, filterUids, intersect, sortedUids, unionAll } from "../
 import type { PredicateSchema } from "../schema/schema-types.ts";
 import { checkPassword } from "../types/password.ts";
 import type { FilterTree } from "./ast.ts";
-import { addMetric, checkDeadline, type ExecContext, readValues } from "./exec-context.ts";
+import {
+  addMetric,
+  CHUNK,
+  checkDeadline,
+  type ExecContext,
+  FIRST_TEST_CHUNK,
+  readValues,
+  readValuesInSteps,
+  type Steps,
+  uidsInSteps,
+} from "./exec-context.ts";
 import { expandChildren } from "./expand.ts";
 import { facetsPass, loadEdgeFacets, orderRowsByFacet } from "./facets.ts";
-import { evalFilter } from "./filter.ts";
+import { evalFilter, evalFilterInSteps } from "./filter.ts";
 import { isAllLangs, selectValues } from "./lang-select.ts";
 import { afterUid, orderRootByIndex, orderRows, paginate } from "./ordering.ts";
-import { evalPreparedRoot, foldRootRange, lazyHasCandidates, prepareRootFunction } from "./root-functions.ts";
+import {
+  evalPreparedRoot,
+  evalRootInSteps,
+  foldRootRange,
+  lazyHasCandidates,
+  prepareRootFunction,
+} from "./root-functions.ts";
 import { SubGraph } from "./subgraph.ts";
 import { EMPTY_SCOPE, scopeWithOwnVar, type VarScope } from "./variables.ts";
 
@@ -59,15 +78,15 @@ function rowsUnion(rows: UidList[], ordered: boolean): UidList {
 }
 
 /** Runs a query block (its root and every level below). */
-export function processBlock(ctx: ExecContext, sg: SubGraph): void {
+export function* processBlock(ctx: ExecContext, sg: SubGraph): Steps {
   checkDeadline(ctx);
   if (sg.isEmptyBlock) return;
-  processRoot(ctx, sg);
-  processChildren(ctx, sg, EMPTY_SCOPE);
+  yield* processRoot(ctx, sg);
+  yield* processChildren(ctx, sg, EMPTY_SCOPE);
 }
 
 /** The block's own level: root function, filter, order and pagination. */
-export function processRoot(ctx: ExecContext, sg: SubGraph): void {
+export function* processRoot(ctx: ExecContext, sg: SubGraph): Steps {
   const fn = prepareRootFunction(ctx, sg.func!);
   if (fn.kind === "has" && sg.order.length > 0 && sg.filter === undefined && sg.after === undefined) {
     // has(p) ordered by an indexed predicate, paginated: walk the index, testing membership as it goes.
@@ -89,16 +108,27 @@ export function processRoot(ctx: ExecContext, sg: SubGraph): void {
     // Range functions of the filter folded into the root's index scan (root-functions.ts).
     filterMetrics(ctx, sg.filter!, folded.rootCount);
     dest = folded.uids;
-    if (folded.rest !== undefined) dest = evalFilter(ctx, folded.rest, dest, EMPTY_SCOPE);
+    const rest = folded.rest;
+    if (rest !== undefined)
+      dest = oneStep(dest)
+        ? evalFilter(ctx, rest, dest, EMPTY_SCOPE)
+        : yield* evalFilterInSteps(ctx, rest, dest, EMPTY_SCOPE);
   } else {
-    dest = afterUid(evalPreparedRoot(ctx, fn), sg.after);
-    if (sg.filter !== undefined) {
-      filterMetrics(ctx, sg.filter, dest.length);
-      dest = evalFilter(ctx, sg.filter, dest, EMPTY_SCOPE);
+    const costly = fn.kind === "regexp" || fn.kind === "match";
+    dest = afterUid(costly ? yield* evalRootInSteps(ctx, fn) : evalPreparedRoot(ctx, fn), sg.after);
+    const filter = sg.filter;
+    if (filter !== undefined) {
+      filterMetrics(ctx, filter, dest.length);
+      dest = oneStep(dest)
+        ? evalFilter(ctx, filter, dest, EMPTY_SCOPE)
+        : yield* evalFilterInSteps(ctx, filter, dest, EMPTY_SCOPE);
     }
   }
   let row = dest;
   if (sg.order.length > 0) {
+    if (ctx.budget.sliceUsed()) yield;
+    // A sort cannot be interrupted: charge it before it starts.
+    ctx.budget.tick(dest.length);
     row = orderRows(ctx, sg.order, [dest], dest, sg.first ?? 0, sg.offset ?? 0, valueVarLookup(ctx))[0];
     dest = sortedUids(row);
   } else if ((sg.first ?? 0) !== 0 || (sg.offset ?? 0) !== 0) {
@@ -109,14 +139,15 @@ export function processRoot(ctx: ExecContext, sg: SubGraph): void {
   sg.dest = dest;
 }
 
-function processChildren(ctx: ExecContext, sg: SubGraph, scope: VarScope): void {
+function* processChildren(ctx: ExecContext, sg: SubGraph, scope: VarScope): Steps {
   expandChildren(ctx, sg);
   if (sg.groupBy !== undefined) addGroupingChildren(sg);
   const childScope = scopeWithOwnVar(sg, scope);
   for (const child of sg.children) {
     child.src = sg.dest;
     if (child.isInternal()) continue;
-    processChild(ctx, child, childScope);
+    if (ctx.budget.sliceUsed()) yield;
+    yield* processChild(ctx, child, childScope);
   }
 }
 
@@ -124,24 +155,24 @@ function processChildren(ctx: ExecContext, sg: SubGraph, scope: VarScope): void 
  * Runs one selection for its source uids; `descend` = false leaves its own children alone (used by
  * @recurse, which builds the next level itself).
  */
-export function processChild(ctx: ExecContext, sg: SubGraph, scope: VarScope, descend = true): void {
+export function* processChild(ctx: ExecContext, sg: SubGraph, scope: VarScope, descend = true): Steps {
   checkDeadline(ctx);
   addMetric(ctx, sg.attr, sg.src.length);
   switch (sg.kind) {
     case "uid":
       return;
     case "count":
-      processCount(ctx, sg, scope);
+      yield* processCount(ctx, sg, scope);
       return;
     case "checkpwd":
-      processCheckPwd(ctx, sg);
+      yield* processCheckPwd(ctx, sg);
       return;
     case "predicate":
-      processPredicate(ctx, sg, scope, descend);
+      yield* processPredicate(ctx, sg, scope, descend);
       return;
     case "aggregate":
       // min(pred) under @groupby: the values of the members.
-      processPredicate(ctx, sg, scope, false);
+      yield* processPredicate(ctx, sg, scope, false);
       return;
     default:
       return;
@@ -158,9 +189,18 @@ function checkSchema(schema: PredicateSchema, sg: SubGraph): void {
   }
 }
 
+/**
+ * Whether a filter over `uids` runs as one step. Steps are generators, and creating one costs more than
+ * a filter of a few uids: such a filter is a plain call (so are short batch reads, see fetchRows).
+ */
+function oneStep(uids: UidList): boolean {
+  return uids.length <= FIRST_TEST_CHUNK;
+}
+
 /** Uid edges of every source uid (forward or reverse), with the `after` cursor applied. */
 function fetchRows(ctx: ExecContext, sg: SubGraph): UidList[] {
   const src = sg.src;
+  ctx.budget.tick(src.length);
   let rows: UidList[];
   if (sg.reverse) {
     rows = new Array<UidList>(src.length);
@@ -172,7 +212,27 @@ function fetchRows(ctx: ExecContext, sg: SubGraph): UidList[] {
   return rows;
 }
 
-function processPredicate(ctx: ExecContext, sg: SubGraph, scope: VarScope, descend: boolean): void {
+/** fetchRows for a long list of source uids, CHUNK at a time, pausing between chunks. */
+function* fetchRowsInSteps(ctx: ExecContext, sg: SubGraph): Steps<UidList[]> {
+  const src = sg.src;
+  let rows: UidList[];
+  if (sg.reverse) {
+    rows = new Array<UidList>(src.length);
+    for (let i = 0; i < src.length; i++) {
+      rows[i] = ctx.reader.reverse(sg.attr, src[i]);
+      if ((i + 1) % CHUNK === 0) {
+        ctx.budget.tick(CHUNK);
+        if (ctx.budget.sliceUsed()) yield;
+      }
+    }
+  } else {
+    rows = yield* uidsInSteps(ctx, sg.attr, src);
+  }
+  if (sg.after !== undefined) for (let i = 0; i < rows.length; i++) rows[i] = afterUid(rows[i], sg.after);
+  return rows;
+}
+
+function* processPredicate(ctx: ExecContext, sg: SubGraph, scope: VarScope, descend: boolean): Steps {
   const schema = ctx.reader.schema.predicate(sg.attr);
   if (schema === undefined || sg.src.length === 0) {
     if (schema !== undefined) {
@@ -182,7 +242,7 @@ function processPredicate(ctx: ExecContext, sg: SubGraph, scope: VarScope, desce
       sg.list = schema.list || sg.reverse;
     }
     sg.dest = EMPTY_UID_LIST;
-    if (descend) processChildren(ctx, sg, scope);
+    if (descend) yield* processChildren(ctx, sg, scope);
     return;
   }
   checkSchema(schema, sg);
@@ -193,7 +253,11 @@ function processPredicate(ctx: ExecContext, sg: SubGraph, scope: VarScope, desce
       sg.values = sg.src.length === 0 ? [] : new Array<ValuePosting[]>(sg.src.length).fill(NO_VALUES);
     } else {
       const langs = sg.expandAll ? ALL_LANGS : sg.langs;
-      const rows = readValues(ctx, sg.attr, sg.src);
+      const rows =
+        sg.src.length <= CHUNK
+          ? readValues(ctx, sg.attr, sg.src)
+          : yield* readValuesInSteps(ctx, sg.attr, sg.src);
+      ctx.budget.tick(rows.length);
       const values = new Array<ValuePosting[]>(rows.length);
       const ff = sg.facetsFilter;
       for (let i = 0; i < rows.length; i++) {
@@ -203,12 +267,12 @@ function processPredicate(ctx: ExecContext, sg: SubGraph, scope: VarScope, desce
       sg.values = values;
     }
     sg.dest = EMPTY_UID_LIST;
-    if (descend) processChildren(ctx, sg, scope);
+    if (descend) yield* processChildren(ctx, sg, scope);
     return;
   }
   sg.isUidPredicate = true;
   sg.list = schema.list || sg.reverse;
-  let rows = fetchRows(ctx, sg);
+  let rows = sg.src.length <= CHUNK ? fetchRows(ctx, sg) : yield* fetchRowsInSteps(ctx, sg);
   if (sg.facets !== undefined || sg.facetsFilter !== undefined) {
     sg.edgeFacets = loadEdgeFacets(ctx, sg.attr, sg.reverse, sg.src, rows);
     const ff = sg.facetsFilter;
@@ -220,9 +284,12 @@ function processPredicate(ctx: ExecContext, sg: SubGraph, scope: VarScope, desce
     }
   }
   let dest = unionAll(rows);
+  ctx.budget.tick(dest.length);
   if (sg.filter !== undefined) {
     filterMetrics(ctx, sg.filter, dest.length);
-    const kept = evalFilter(ctx, sg.filter, dest, scope);
+    const kept = oneStep(dest)
+      ? evalFilter(ctx, sg.filter, dest, scope)
+      : yield* evalFilterInSteps(ctx, sg.filter, dest, scope);
     if (kept.length !== dest.length) for (let i = 0; i < rows.length; i++) rows[i] = intersect(rows[i], kept);
     dest = kept;
   }
@@ -233,6 +300,8 @@ function processPredicate(ctx: ExecContext, sg: SubGraph, scope: VarScope, desce
     rows = orderRowsByFacet(rows, sg.src, sg.edgeFacets, facetOrders, first, offset);
     dest = rowsUnion(rows, true);
   } else if (sg.order.length > 0) {
+    // A sort cannot be interrupted: charge it before it starts.
+    ctx.budget.tick(dest.length);
     rows = orderRows(ctx, sg.order, rows, dest, first, offset, valueVarLookup(ctx));
     dest = rowsUnion(rows, true);
   } else if (first !== 0 || offset !== 0) {
@@ -241,32 +310,39 @@ function processPredicate(ctx: ExecContext, sg: SubGraph, scope: VarScope, desce
   }
   sg.rows = rows;
   sg.dest = dest;
-  if (descend) processChildren(ctx, sg, scope);
+  if (descend) yield* processChildren(ctx, sg, scope);
 }
 
-function processCount(ctx: ExecContext, sg: SubGraph, scope: VarScope): void {
+function* processCount(ctx: ExecContext, sg: SubGraph, scope: VarScope): Steps {
   const schema = ctx.reader.schema.predicate(sg.attr);
   if (schema === undefined) return;
   checkSchema(schema, sg);
   const n = sg.src.length;
   const counts = new Int32Array(n);
   if (schema.type === "uid" || sg.reverse) {
-    const rows = fetchRows(ctx, sg);
+    const rows = sg.src.length <= CHUNK ? fetchRows(ctx, sg) : yield* fetchRowsInSteps(ctx, sg);
     if (sg.countFilter !== undefined) {
-      const kept = evalFilter(ctx, sg.countFilter, unionAll(rows), scope);
+      const all = unionAll(rows);
+      const f = sg.countFilter;
+      const kept = oneStep(all)
+        ? evalFilter(ctx, f, all, scope)
+        : yield* evalFilterInSteps(ctx, f, all, scope);
       for (let i = 0; i < n; i++) counts[i] = intersect(rows[i], kept).length;
     } else {
       for (let i = 0; i < n; i++) counts[i] = rows[i].length;
     }
   } else {
-    const rows = readValues(ctx, sg.attr, sg.src);
+    const rows =
+      sg.src.length <= CHUNK
+        ? readValues(ctx, sg.attr, sg.src)
+        : yield* readValuesInSteps(ctx, sg.attr, sg.src);
     const langs = isAllLangs(sg.langs) ? ALL_LANGS : sg.langs;
     for (let i = 0; i < n; i++) counts[i] = selectValues(rows[i], langs, schema.list).length;
   }
   sg.counts = counts;
 }
 
-function processCheckPwd(ctx: ExecContext, sg: SubGraph): void {
+function* processCheckPwd(ctx: ExecContext, sg: SubGraph): Steps {
   const schema = ctx.reader.schema.predicate(sg.attr);
   const n = sg.src.length;
   sg.checks = new Uint8Array(n);
@@ -280,6 +356,9 @@ function processCheckPwd(ctx: ExecContext, sg: SubGraph): void {
   for (let i = 0; i < n; i++) {
     const row = rows[i];
     if (row.length === 0) continue;
+    // Each check hashes (scrypt, tens of ms): look at the clock before every one.
+    ctx.budget.checkTime();
+    if (ctx.budget.sliceUsed()) yield;
     sg.checks[i] = checkPassword(String(row[0].value.value), sg.password) ? 2 : 1;
   }
 }

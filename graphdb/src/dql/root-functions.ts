@@ -10,7 +10,14 @@ import { convertFunctionArg } from "../types/convert.ts";
 import { parseDateTime } from "../types/datetime.ts";
 import type { TypedValue } from "../types/scalar.ts";
 import type { FilterTree, FunctionCall } from "./ast.ts";
-import { type ExecContext, readValues } from "./exec-context.ts";
+import {
+  type ExecContext,
+  FIRST_TEST_CHUNK,
+  keepInSteps,
+  readValues,
+  readValuesInSteps,
+  type Steps,
+} from "./exec-context.ts";
 import {
   type CompareOp,
   compareTokens,
@@ -64,6 +71,48 @@ export function evalPreparedRoot(ctx: ExecContext, p: PreparedFunction): UidList
   }
 }
 
+/**
+ * evalPreparedRoot, with the value re-checks of regexp and match — one test per index candidate, each
+ * possibly costly — made in steps, so that a query over many candidates can pause between them.
+ */
+export function* evalRootInSteps(ctx: ExecContext, p: PreparedFunction): Steps<UidList> {
+  const budget = ctx.budget;
+  switch (p.kind) {
+    case "regexp": {
+      const re = p.regex;
+      return yield* recheckInSteps(ctx, p.attr, langOf(p), p.schema.list, regexpCandidates(ctx, p), (v) =>
+        regexMatches(re, v, budget),
+      );
+    }
+    case "match": {
+      const { text, max } = p;
+      return yield* recheckInSteps(ctx, p.attr, langOf(p), p.schema.list, matchCandidates(ctx, p), (v) =>
+        fuzzyMatches(text, v, max, budget),
+      );
+    }
+    default:
+      return evalPreparedRoot(ctx, p);
+  }
+}
+
+/** `recheck` a chunk at a time (keepInSteps), the values read in steps beforehand. */
+function* recheckInSteps(
+  ctx: ExecContext,
+  attr: string,
+  lang: string,
+  list: boolean,
+  uids: UidList,
+  test: (v: TypedValue) => boolean,
+): Steps<UidList> {
+  if (uids.length > FIRST_TEST_CHUNK) yield* readValuesInSteps(ctx, attr, uids);
+  return yield* keepInSteps(ctx, uids, (chunk) => recheck(ctx, attr, lang, list, chunk, test));
+}
+
+/** The language regexp and match test values in (`.` means any: untagged first). */
+function langOf(p: Prepared<"regexp"> | Prepared<"match">): string {
+  return p.lang === "." ? "" : p.lang;
+}
+
 /** Keeps the uids whose values (as the function's language sees them) pass `test`. */
 function recheck(
   ctx: ExecContext,
@@ -77,7 +126,9 @@ function recheck(
 ): UidList {
   if (uids.length === 0) return uids;
   const rows = readValues(ctx, attr, uids);
+  const budget = ctx.budget;
   return filterUids(uids, (_uid, i) => {
+    budget.tick();
     if (exact?.(rows[i])) return true;
     const vals = valuesForFunction(rows[i], lang, list);
     for (const v of vals) if (test(v.value)) return true;
@@ -261,6 +312,7 @@ function scanRange(
   let rootCount = 0;
   reader.indexRange(p.attr, tok.id, maxToken(rootBounds, true), maxToken(rootBounds, false), (entry) => {
     const uids = entry.uids;
+    ctx.budget.tick(1 + uids.length);
     const rootClass = classifyAll(rootBounds, entry.token, lossy);
     const allClass = folded ? classifyAll(bounds, entry.token, lossy) : rootClass;
     if (rootClass === ALL) rootCount += uids.length;
@@ -474,24 +526,34 @@ function rootText(ctx: ExecContext, p: Prepared<"text">): UidList {
   return out;
 }
 
-function rootRegexp(ctx: ExecContext, p: Prepared<"regexp">): UidList {
+/** The uids the trigram index offers for a regexp (a superset of its matches). */
+function regexpCandidates(ctx: ExecContext, p: Prepared<"regexp">): UidList {
   const alternatives = regexTokenGroups(p.pattern, p.flags);
   if (alternatives === null) {
     throw new DgraphError("regular expression is too wide-ranging and can't be executed efficiently");
   }
-  const candidates = unionAll(
+  return unionAll(
     alternatives.map((groups) =>
       intersectAll(groups.map((g) => unionAll(g.map((t) => ctx.reader.index(p.attr, t))))),
     ),
   );
-  return recheck(ctx, p.attr, p.lang === "." ? "" : p.lang, p.schema.list, candidates, (v) =>
-    regexMatches(p.regex, v),
+}
+
+/** The uids the trigram index offers for a fuzzy match (a superset of its matches). */
+function matchCandidates(ctx: ExecContext, p: Prepared<"match">): UidList {
+  return unionAll(matchTokens(p.text).map((t) => ctx.reader.index(p.attr, t)));
+}
+
+function rootRegexp(ctx: ExecContext, p: Prepared<"regexp">): UidList {
+  const budget = ctx.budget;
+  return recheck(ctx, p.attr, langOf(p), p.schema.list, regexpCandidates(ctx, p), (v) =>
+    regexMatches(p.regex, v, budget),
   );
 }
 
 function rootMatch(ctx: ExecContext, p: Prepared<"match">): UidList {
-  const candidates = unionAll(matchTokens(p.text).map((t) => ctx.reader.index(p.attr, t)));
-  return recheck(ctx, p.attr, p.lang === "." ? "" : p.lang, p.schema.list, candidates, (v) =>
-    fuzzyMatches(p.text, v, p.max),
+  const budget = ctx.budget;
+  return recheck(ctx, p.attr, langOf(p), p.schema.list, matchCandidates(ctx, p), (v) =>
+    fuzzyMatches(p.text, v, p.max, budget),
   );
 }

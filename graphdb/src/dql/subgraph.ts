@@ -24,6 +24,7 @@ import type {
 } from "./ast.ts";
 import type { EdgeFacets } from "./facets.ts";
 import type { GroupResult } from "./groupby.ts";
+import type { Entry } from "./normalize.ts";
 
 export type SubGraphKind =
   /** A query block. */
@@ -129,6 +130,12 @@ export class SubGraph {
   jsonKey: string | undefined = undefined;
   /** Encoder cache: whether a `count(uid)` child writes elements at this level. */
   countUidOutput: boolean | undefined = undefined;
+  /** Encoder cache: whether some node of this level is reached from more than one parent. */
+  private repeats: boolean | undefined = undefined;
+  /** Encoder cache: the text of each node of this level, when nodes repeat (json-encoder.ts). */
+  encodedNodes: Map<number, string> | undefined = undefined;
+  /** Encoder cache: the @normalize entries of each node of this level, when nodes repeat (normalize.ts). */
+  collectedNodes: Map<number, readonly Entry[]> | undefined = undefined;
 
   constructor(
     readonly kind: SubGraphKind,
@@ -140,6 +147,19 @@ export class SubGraph {
   fieldName(): string {
     if (this.alias !== undefined) return this.alias;
     return this.reverse ? `~${this.attr}` : this.attr;
+  }
+
+  /**
+   * Whether some node of this level is the target of more than one row (reached from several parents):
+   * the encoders then write it more than once, and remember what they wrote (json-encoder.ts).
+   */
+  nodesRepeat(): boolean {
+    if (this.repeats === undefined) {
+      let total = 0;
+      for (const row of this.rows) total += row.length;
+      this.repeats = total > this.dest.length;
+    }
+    return this.repeats;
   }
 
   /** val, aggregations of variables, math and count(uid): computed from variables, not fetched. */

@@ -7,17 +7,28 @@ import { fulltextStrings } from "../tokenizer/fulltext.ts";
 import { termStrings } from "../tokenizer/term.ts";
 import type { ScalarType, TypedValue } from "../types/scalar.ts";
 import { type CompareOp, type PreparedFunction, storedAs } from "./function-context.ts";
+import type { QueryBudget } from "./query-budget.ts";
+import { checkMatchWork, type DqlRegexp } from "./regular-expression.ts";
 
-/** Dgraph's matchRegex: non-empty string values only. */
-export function regexMatches(regex: RegExp, v: TypedValue): boolean {
+/**
+ * Dgraph's matchRegex: non-empty string values only. The match is charged to `budget` by its worst-case
+ * cost (instructions × characters, about a microsecond per 64), so that the clock is read soon after an
+ * expensive one.
+ */
+export function regexMatches(regex: DqlRegexp, v: TypedValue, budget: QueryBudget): boolean {
   const s = typeof v.value === "string" ? v.value : String(v.value);
   if (s.length === 0) return false;
-  regex.lastIndex = 0;
-  return regex.test(s);
+  checkMatchWork(regex, s);
+  const matched = regex.test(s);
+  budget.tick(1 + ((regex.instructions * s.length) >>> 6));
+  return matched;
 }
 
-/** Levenshtein distance of two strings (code points), giving up past `max`. */
-export function levenshtein(a: string, b: string, max: number): number {
+/**
+ * Levenshtein distance of two strings (code points), giving up past `max`. It costs |a| × |b| steps,
+ * charged to `budget` row by row: both strings may be long (a stored value, the query's text).
+ */
+export function levenshtein(a: string, b: string, max: number, budget?: QueryBudget): number {
   const s = Array.from(a);
   const t = Array.from(b);
   if (Math.abs(s.length - t.length) > max) return max + 1;
@@ -25,6 +36,7 @@ export function levenshtein(a: string, b: string, max: number): number {
   let cur = new Array<number>(t.length + 1);
   for (let j = 0; j <= t.length; j++) prev[j] = j;
   for (let i = 1; i <= s.length; i++) {
+    budget?.tick(t.length);
     cur[0] = i;
     let rowMin = cur[0];
     for (let j = 1; j <= t.length; j++) {
@@ -39,10 +51,10 @@ export function levenshtein(a: string, b: string, max: number): number {
 }
 
 /** Dgraph's matchFuzzy. */
-export function fuzzyMatches(query: string, v: TypedValue, max: number): boolean {
+export function fuzzyMatches(query: string, v: TypedValue, max: number, budget?: QueryBudget): boolean {
   const s = typeof v.value === "string" ? v.value : String(v.value);
   if (s === "") return false;
-  return levenshtein(s, query, max) <= max;
+  return levenshtein(s, query, max, budget) <= max;
 }
 
 /** True when a value's words satisfy an allof/anyof text function (words analysed in the function's language). */

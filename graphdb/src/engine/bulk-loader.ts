@@ -15,21 +15,15 @@ import {
 import { applyUidDelta, containsUid, EMPTY_UIDS, sortUnique } from "../posting/uid-list.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
 import { blankPredicate, type PredicateSchema } from "../schema/schema-types.ts";
-import {
-  countKey,
-  dataKey,
-  indexKeyPrefix,
-  keyString,
-  latin1Bytes,
-  predicatePrefix,
-  reverseKey,
-} from "../store/keys.ts";
+import { keyString, latin1Bytes, type NamespaceKeys } from "../store/keys.ts";
 import type { KVWriter } from "../store/kv-store.ts";
 import type { StagedBatch } from "../store/staged-batch.ts";
 import { checkIndexKeyLength, DgraphError } from "./errors.ts";
 import { type IndexJob, type IndexJobResult, runIndexJobs } from "./index-token-jobs.ts";
 
 export interface BulkLoadOptions {
+  /** The namespace loaded into (default 0, the galaxy); it must exist. */
+  namespace?: number;
   /** Map IRIs that are not uids (`</en/film>`) to nodes, one per IRI, as Dgraph's loaders' xidmap does. */
   iriAsBlank?: boolean;
   /**
@@ -55,7 +49,10 @@ export interface BulkLoadResult {
 
 /** What the loader needs from the engine. */
 export interface BulkLoadHost {
+  /** The schema of the namespace loaded into. */
   schema: SchemaState;
+  /** The keys of the namespace loaded into. */
+  keys: NamespaceKeys;
   services: ValueServices;
   leaseUids(n: number): number;
   maxUid(): number;
@@ -172,7 +169,7 @@ export class BulkLoader {
       if (bySubject === undefined) this.pending.set(e.predicate, (bySubject = new Map()));
       let p = bySubject.get(subject);
       if (p === undefined) {
-        p = { key: dataKey(e.predicate, subject), subject, schema: s };
+        p = { key: this.host.keys.dataKey(e.predicate, subject), subject, schema: s };
         bySubject.set(subject, p);
       }
       const o = e.object;
@@ -238,7 +235,7 @@ export class BulkLoader {
   private prepare(): PreparedFlush {
     // Key order: predicates by their key prefix bytes, then subjects (big-endian uids) ascending.
     const preds = [...this.pending.keys()]
-      .map((pred) => ({ pred, prefix: keyString(predicatePrefix(pred)) }))
+      .map((pred) => ({ pred, prefix: keyString(this.host.keys.predicatePrefix(pred)) }))
       .sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
     const batch: PendingData[] = [];
     for (const { pred } of preds) {
@@ -254,6 +251,7 @@ export class BulkLoader {
       return false;
     };
     const services = this.host.services;
+    const keys = this.host.keys;
     const staged = this.host.stage();
     const w = staged.writer();
     const f: PreparedFlush = {
@@ -279,7 +277,12 @@ export class BulkLoader {
     };
     /** A reverse list change; the lists of nodes this flush creates start empty. */
     const deriveReverse = (s: PredicateSchema, object: number, subject: number, add: boolean) => {
-      const d = derive(reverseKey(s.predicate, object), subject, add, s.count ? { s, object } : undefined);
+      const d = derive(
+        keys.reverseKey(s.predicate, object),
+        subject,
+        add,
+        s.count ? { s, object } : undefined,
+      );
       if (isFresh(object)) d.fresh = true;
     };
     /** Adds or removes the subject under the tokens of `values`; removals keep what `remaining` has. */
@@ -296,7 +299,7 @@ export class BulkLoader {
           for (const t of services.tokenKeys(tok, r.value, r.lang)) (keep ??= new Set()).add(t);
         for (const v of values) {
           for (const ts of services.tokenKeys(tok, v.value, v.lang)) {
-            if (!keep?.has(ts)) change(indexDelta(indexDeltas, s.predicate, ts), subject, add);
+            if (!keep?.has(ts)) change(indexDelta(indexDeltas, keys, s.predicate, ts), subject, add);
           }
         }
       }
@@ -317,7 +320,7 @@ export class BulkLoader {
               if (!containsUid(after.uids, o)) deriveReverse(s, o, p.subject, false);
             }
           }
-          if (s.count) moveCount(derive, s, p.subject, before.uids.length, after.uids.length);
+          if (s.count) moveCount(derive, keys, s, p.subject, before.uids.length, after.uids.length);
           continue;
         }
         if (s.tokenizers.length > 0 && before.values.length === 0 && s.type === "string") {
@@ -325,6 +328,7 @@ export class BulkLoader {
           let j = jobs.get(s.predicate);
           if (j === undefined) {
             const job = {
+              keys,
               predicate: s.predicate,
               tokenizers: s.tokenizers,
               subjects: EMPTY_UIDS,
@@ -357,7 +361,8 @@ export class BulkLoader {
             true,
           );
         }
-        if (s.count && s.list) moveCount(derive, s, p.subject, before.values.length, after.values.length);
+        if (s.count && s.list)
+          moveCount(derive, keys, s, p.subject, before.values.length, after.values.length);
       }
       // Reverse counts (@count on a @reverse predicate) move with the reverse lists' lengths.
       for (const d of [...derived.values()]) {
@@ -366,8 +371,8 @@ export class BulkLoader {
         const after = applyUidDelta(before, false, d.add, d.remove);
         const { s, object } = d.reverseCount;
         if (before.length === after.length) continue;
-        if (before.length > 0) derive(countKey(s.predicate, before.length, true), object, false);
-        if (after.length > 0) derive(countKey(s.predicate, after.length, true), object, true);
+        if (before.length > 0) derive(keys.countKey(s.predicate, before.length, true), object, false);
+        if (after.length > 0) derive(keys.countKey(s.predicate, after.length, true), object, true);
       }
     } catch (e) {
       staged.release();
@@ -467,6 +472,7 @@ interface PreparedFlush {
 /** The pending change of an index key, created on first use. */
 function indexDelta(
   indexDeltas: Map<string, Map<string, DerivedDelta>>,
+  keys: NamespaceKeys,
   predicate: string,
   token: string,
 ): DerivedDelta {
@@ -474,7 +480,7 @@ function indexDelta(
   if (byToken === undefined) indexDeltas.set(predicate, (byToken = new Map()));
   let d = byToken.get(token);
   if (d === undefined) {
-    const ks = indexKeyPrefix(predicate) + token;
+    const ks = keys.indexKeyPrefix(predicate) + token;
     checkIndexKeyLength(ks.length);
     byToken.set(token, (d = { ks, key: latin1Bytes(ks), add: [], remove: NO_REMOVALS }));
   }
@@ -483,14 +489,15 @@ function indexDelta(
 
 function moveCount(
   derive: (key: Uint8Array, uid: number, add: boolean) => void,
+  keys: NamespaceKeys,
   s: PredicateSchema,
   uid: number,
   before: number,
   after: number,
 ): void {
   if (before === after) return;
-  if (before > 0) derive(countKey(s.predicate, before, false), uid, false);
-  if (after > 0) derive(countKey(s.predicate, after, false), uid, true);
+  if (before > 0) derive(keys.countKey(s.predicate, before, false), uid, false);
+  if (after > 0) derive(keys.countKey(s.predicate, after, false), uid, true);
 }
 
 /** Shared empty removal set: most derived lists only gain uids. Replaced before the first removal. */

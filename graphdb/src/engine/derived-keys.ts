@@ -4,16 +4,7 @@ import { deletePostings, withTail } from "../posting/list-tail.ts";
 import { decodeRecord, encodeRecord, encodeUidList } from "../posting/posting-record.ts";
 import { sortUnique } from "../posting/uid-list.ts";
 import type { PredicateSchema } from "../schema/schema-types.ts";
-import {
-  countKey,
-  indexKey,
-  KeyKind,
-  keyString,
-  kindRange,
-  readUid,
-  restOffset,
-  reverseKey,
-} from "../store/keys.ts";
+import { KeyKind, keyString, type NamespaceKeys, readUid, restOffset } from "../store/keys.ts";
 import type { KVWriter } from "../store/kv-store.ts";
 
 /** Whether a schema change requires index, reverse or count keys to be rebuilt. */
@@ -31,10 +22,16 @@ export function derivedKeysChanged(old: PredicateSchema | undefined, next: Predi
 /**
  * Rebuilds a predicate's index, reverse and count keys from its data keys inside one write, converting
  * stored values to a new schema type when it changed (a value that cannot convert fails the alter).
+ * `keys` are those of the predicate's namespace.
  */
-export function rebuildDerivedKeys(w: KVWriter, s: PredicateSchema, services: ValueServices): void {
+export function rebuildDerivedKeys(
+  w: KVWriter,
+  keys: NamespaceKeys,
+  s: PredicateSchema,
+  services: ValueServices,
+): void {
   for (const kind of [KeyKind.index, KeyKind.reverse, KeyKind.count, KeyKind.countReverse]) {
-    const r = kindRange(s.predicate, kind);
+    const r = keys.kindRange(s.predicate, kind);
     deletePostings(w, r.start, r.end);
   }
   const index = new Map<string, { key: Uint8Array; uids: number[] }>();
@@ -46,7 +43,7 @@ export function rebuildDerivedKeys(w: KVWriter, s: PredicateSchema, services: Va
     if (e === undefined) index.set(ks, (e = { key, uids: [] }));
     e.uids.push(uid);
   };
-  const data = kindRange(s.predicate, KeyKind.data);
+  const data = keys.kindRange(s.predicate, KeyKind.data);
   const at = restOffset(data.start);
   const rewrites: [Uint8Array, Uint8Array][] = [];
   for (const { key, value } of w.scan(data)) {
@@ -64,7 +61,8 @@ export function rebuildDerivedKeys(w: KVWriter, s: PredicateSchema, services: Va
     }
     for (const tok of s.tokenizers) {
       for (const v of values)
-        for (const token of services.tokens(tok, v.value, v.lang)) add(indexKey(s.predicate, token), subject);
+        for (const token of services.tokens(tok, v.value, v.lang))
+          add(keys.indexKey(s.predicate, token), subject);
     }
     if (s.count && s.list && values.length > 0) push(counts, values.length, subject);
   }
@@ -73,13 +71,13 @@ export function rebuildDerivedKeys(w: KVWriter, s: PredicateSchema, services: Va
   const reverseCounts = new Map<number, number[]>();
   for (const [object, subjects] of reverse) {
     const list = sortUnique(Float64Array.from(subjects));
-    w.put(reverseKey(s.predicate, object), encodeUidList(list));
+    w.put(keys.reverseKey(s.predicate, object), encodeUidList(list));
     if (s.count) push(reverseCounts, list.length, object);
   }
   for (const [n, uids] of counts)
-    w.put(countKey(s.predicate, n, false), encodeUidList(sortUnique(Float64Array.from(uids))));
+    w.put(keys.countKey(s.predicate, n, false), encodeUidList(sortUnique(Float64Array.from(uids))));
   for (const [n, uids] of reverseCounts)
-    w.put(countKey(s.predicate, n, true), encodeUidList(sortUnique(Float64Array.from(uids))));
+    w.put(keys.countKey(s.predicate, n, true), encodeUidList(sortUnique(Float64Array.from(uids))));
 }
 
 function push(m: Map<number, number[]>, k: number, v: number): void {

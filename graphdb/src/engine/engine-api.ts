@@ -1,6 +1,9 @@
 /**
  * The engine's face towards transports (HTTP, gRPC, GraphQL). Transports parse wire formats into these
  * requests and render the responses; the engine knows nothing of HTTP or protobuf.
+ *
+ * Every request runs in one namespace (`namespace`, default 0, the galaxy) and sees nothing of any other.
+ * Transports set it from the caller's access token, never from anything else the caller sends.
  */
 
 /** Transaction context returned with every response (Dgraph's `api.TxnContext`). */
@@ -10,7 +13,7 @@ export interface TxnContext {
   aborted?: boolean;
   /** Conflict keys, base-36 fingerprints, sorted. Omitted when empty. */
   keys?: string[];
-  /** Touched predicates as "1-0-<pred>", sorted. Omitted when empty. */
+  /** Touched predicates as "1-<namespace hex>-<pred>", sorted. Omitted when empty. */
   preds?: string[];
   hash?: string;
 }
@@ -25,6 +28,8 @@ export interface Latency {
 }
 
 export interface QueryRequest {
+  /** The namespace to read (default 0); it must exist. */
+  namespace?: number;
   query: string;
   /** DQL variables, keys with the leading `$` (`{"$a": "x"}`), values strings. */
   vars?: Record<string, string>;
@@ -33,7 +38,10 @@ export interface QueryRequest {
   readOnly?: boolean;
   bestEffort?: boolean;
   debug?: boolean;
-  /** Deadline for the request in ms; exceeded → error containing "context deadline exceeded". */
+  /**
+   * Deadline for the request in ms, never longer than the server's query timeout; exceeded → error
+   * containing "context deadline exceeded".
+   */
   timeoutMs?: number;
   respFormat?: "json" | "rdf";
 }
@@ -61,6 +69,8 @@ export interface MutationInput {
 }
 
 export interface MutateRequest {
+  /** The namespace to write (default 0); it must exist. */
+  namespace?: number;
   startTs?: number;
   commitNow?: boolean;
   mutations: MutationInput[];
@@ -81,6 +91,11 @@ export interface MutateResponse {
 
 /** `/alter` input (Dgraph's `api.Operation`). */
 export interface AlterOperation {
+  /**
+   * The namespace altered (default 0). Drops stay inside it, except drop-all in the galaxy, which drops
+   * every namespace, as Dgraph's does.
+   */
+  namespace?: number;
   schema?: string;
   dropAttr?: string;
   dropAll?: boolean;
@@ -90,11 +105,22 @@ export interface AlterOperation {
 }
 
 export interface CommitRequest {
+  /** The namespace of the transaction (default 0): another namespace's transaction is refused. */
+  namespace?: number;
   startTs: number;
   /** Keys the client collected (ignored for correctness: the server tracks its own). */
   keys?: string[];
   preds?: string[];
   abort?: boolean;
+}
+
+/** Options of a new namespace. */
+export interface CreateNamespaceOptions {
+  /**
+   * Password of the new namespace's `groot` (a guardian of it), when the database has ACL: at least 6
+   * characters. Default Dgraph's "password" — pass your own unless the namespace is for tests.
+   */
+  grootPassword?: string;
 }
 
 /** What the transports call. Every method throws DgraphError (or a subclass) on failure. */
@@ -103,6 +129,15 @@ export interface GraphEngine {
   mutate(req: MutateRequest): Promise<MutateResponse>;
   commit(req: CommitRequest): Promise<TxnContext>;
   alter(op: AlterOperation): Promise<void>;
+  /**
+   * Creates a namespace (its pre-defined schema, and with ACL its guardians group and groot) and returns
+   * its id. Ids are never reused. Callers check who may (the galaxy's guardians).
+   */
+  createNamespace(options?: CreateNamespaceOptions): Promise<number>;
+  /** Deletes a namespace: every key of its data, indexes, schema and types. Not the galaxy (0). */
+  dropNamespace(namespace: number): Promise<void>;
+  /** Ids of the namespaces that exist, ascending (0 first). */
+  listNamespaces(): number[];
   /** Highest timestamp handed out so far (for /health max_assigned and /state). */
   maxAssignedTs(): number;
   /** Highest uid leased so far. */

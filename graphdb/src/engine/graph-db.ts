@@ -1,8 +1,9 @@
 import { randomInt } from "node:crypto";
 import type { ConditionAST } from "../dql/ast.ts";
 import { conditionVariables } from "../dql/condition-parser.ts";
-import { executeQuery, type QueryResult } from "../dql/executor.ts";
+import { executeQueryAsync, type QueryOptions, type QueryResult } from "../dql/executor.ts";
 import { parseCondition, parseDql } from "../dql/parser.ts";
+import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "../dql/query-budget.ts";
 import type { Edge } from "../mutation/edge.ts";
 import { EdgeResolver } from "../mutation/edge-resolver.ts";
 import { parseJsonMutation, parseJsonText } from "../mutation/json-mutation.ts";
@@ -11,9 +12,9 @@ import { parseNQuads } from "../mutation/rdf-parser.ts";
 import { evaluateCondition } from "../mutation/upsert-condition.ts";
 import { deletePostings } from "../posting/list-tail.ts";
 import { PostingCache } from "../posting/posting-cache.ts";
-import { SchemaState } from "../schema/schema-state.ts";
-import type { PredicateSchema } from "../schema/schema-types.ts";
-import { allPredicateKeysRange, predicateRange } from "../store/keys.ts";
+import type { SchemaState } from "../schema/schema-state.ts";
+import type { PredicateSchema, TypeSchema } from "../schema/schema-types.ts";
+import { allPredicateKeysRange } from "../store/keys.ts";
 import type { KVStore } from "../store/kv-store.ts";
 import { LmdbStore } from "../store/lmdb-store.ts";
 import { StagedBatch } from "../store/staged-batch.ts";
@@ -24,13 +25,16 @@ import { Oracle } from "../txn/oracle.ts";
 import { SnapshotManager } from "../txn/snapshot-manager.ts";
 import { Transaction } from "../txn/transaction.ts";
 import { TxnReader } from "../txn/txn-reader.ts";
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../types/password.ts";
 import type { TypedValue } from "../types/scalar.ts";
+import { accountUpserts, GROOT_DEFAULT_PASSWORD, GROOT_USER } from "./acl-accounts.ts";
 import { BulkLoader, type BulkLoadOptions, type BulkLoadResult } from "./bulk-loader.ts";
 import { Catalog } from "./catalog.ts";
 import { derivedKeysChanged, rebuildDerivedKeys } from "./derived-keys.ts";
 import type {
   AlterOperation,
   CommitRequest,
+  CreateNamespaceOptions,
   GraphEngine,
   Latency,
   MutateRequest,
@@ -42,6 +46,8 @@ import type {
 } from "./engine-api.ts";
 import { DgraphError, TxnAbortedError, TxnConflictError } from "./errors.ts";
 import type { GraphReader } from "./graph-reader.ts";
+import { GALAXY_NAMESPACE, type Namespace, namespaceHex } from "./namespace.ts";
+import { NamespaceRegistry } from "./namespace-registry.ts";
 import { applySchemaText, bootstrapSchema } from "./schema-alter.ts";
 import { TxnRegistry } from "./txn-registry.ts";
 import { valueServices } from "./value-services.ts";
@@ -53,13 +59,26 @@ export interface GraphDBOptions {
   cacheBytes?: number;
   /** Pending transactions idle longer than this are aborted (default 5 minutes, as Dgraph). */
   txnAbortAfterMs?: number;
-  /** Adds the ACL predicates and types to the schema. */
+  /**
+   * Adds the ACL predicates and types to the schema; namespaces created then get a guardians group and a
+   * groot user.
+   */
   acl?: boolean;
   /** Skip fsync: only for benchmarks that measure CPU cost. */
   noSync?: boolean;
   /** Use this store instead of LMDB at `dir`. */
   store?: KVStore;
+  /**
+   * Longest a query (or an upsert's query) may run, in ms, whatever the request asks (its `timeoutMs` can
+   * only be shorter). Default 60 s; 0 for no server limit.
+   */
+  queryTimeoutMs?: number;
+  /** Per-query limits: Dgraph's query-edge and normalize-node limits, the response bound. */
+  queryLimits?: Partial<QueryLimits>;
 }
+
+/** The server's own bound on a query's run time unless GraphDBOptions.queryTimeoutMs says otherwise. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
 
 const NO_KEYS: ReadonlySet<number> = new Set();
 
@@ -84,12 +103,17 @@ function latency(t0: bigint, t1: bigint, t2: bigint, t3: bigint, assigned: boole
 
 /**
  * The graph database engine: Dgraph's query, mutate, commit and alter over one store, with client-held
- * snapshot-isolated transactions. Transports (HTTP, gRPC) call it through GraphEngine.
+ * snapshot-isolated transactions, in namespaces (Dgraph's multi-tenancy) that see nothing of each other.
+ * Transports (HTTP, gRPC) call it through GraphEngine.
  */
 export class GraphDB implements GraphEngine {
-  readonly schema = new SchemaState();
+  /** The galaxy's (namespace 0's) schema. */
+  readonly schema: SchemaState;
   private readonly store: KVStore;
   private readonly catalog: Catalog;
+  private readonly namespaces: NamespaceRegistry;
+  /** Raw-password services: accounts restored after a drop keep their stored password hash. */
+  private readonly keepPasswordHashes: ValueServices;
   private readonly oracle: Oracle;
   private readonly cache: PostingCache;
   private readonly snapshots: SnapshotManager;
@@ -98,7 +122,11 @@ export class GraphDB implements GraphEngine {
   private readonly services: ValueServices = valueServices;
   private readonly sweeper: NodeJS.Timeout;
   private readonly abortAfterMs: number;
-  private lastReadOnlyTs = 0;
+  private readonly queryTimeoutMs: number;
+  private readonly queryLimits: QueryLimits;
+  private readonly aclOnOpen: boolean;
+  /** The read-only timestamp last handed out, per namespace (a transaction belongs to one namespace). */
+  private readonly lastReadOnlyTs = new Map<number, number>();
   private commitsSincePurge = 0;
   private closed = false;
   /** Random part of generated JSON blank-node labels (`dg.<rand>.<n>`), as Dgraph. */
@@ -108,18 +136,27 @@ export class GraphDB implements GraphEngine {
   constructor(options: GraphDBOptions) {
     this.store = options.store ?? new LmdbStore({ dir: options.dir, noSync: options.noSync });
     this.catalog = new Catalog(this.store);
-    const existing = this.catalog.loadSchema(this.schema);
+    const schemas = this.catalog.loadSchemas();
+    const existing = schemas.size > 0;
+    this.namespaces = new NamespaceRegistry(schemas, this.catalog.loadNamespaceLease());
+    this.schema = this.namespaces.galaxy.schema;
+    this.keepPasswordHashes = { ...this.services, hashPassword: (stored) => stored };
+    this.aclOnOpen = options.acl ?? false;
     this.oracle = new Oracle(this.catalog, this.catalog.loadLeases());
     this.cache = new PostingCache(options.cacheBytes ?? 256 * 1024 * 1024);
     this.snapshots = new SnapshotManager(this.store);
     this.snapshots.advance(this.oracle.maxAssigned());
     this.commits = new CommitQueue(
-      new CommitWriter(this.store, this.cache, this.snapshots, this.schema),
+      new CommitWriter(this.store, this.cache, this.snapshots, (ns) => this.namespaces.get(ns)?.schema),
       () => this.oracle.nextTs(),
     );
     this.txns = new TxnRegistry(this.snapshots);
-    if (!existing || options.acl) this.persist(bootstrapSchema(this.schema, { acl: options.acl ?? false }));
+    if (!existing || options.acl) {
+      this.persist(this.namespaces.galaxy, bootstrapSchema(this.schema, { acl: options.acl ?? false }));
+    }
     this.abortAfterMs = options.txnAbortAfterMs ?? 5 * 60_000;
+    this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+    this.queryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.queryLimits };
     this.sweeper = setInterval(() => this.sweep(), Math.min(10_000, this.abortAfterMs)).unref();
   }
 
@@ -130,11 +167,12 @@ export class GraphDB implements GraphEngine {
     const t0 = now();
     this.assertOpen();
     if (req.bestEffort && !req.readOnly) throw new DgraphError("A best effort query must be read-only.");
+    const ns = this.namespaces.require(req.namespace);
     const doc = parseDql(req.query, req.vars);
     const t1 = now();
-    const { txn, assigned } = this.txnForQuery(req);
+    const { txn, assigned } = this.txnForQuery(req, ns);
     const t2 = now();
-    const result = this.execute(txn, doc, req);
+    const result = await this.execute(txn, doc, req, ns);
     const t3 = now();
     return {
       json: result.json,
@@ -145,30 +183,74 @@ export class GraphDB implements GraphEngine {
     };
   }
 
-  private execute(txn: Transaction, doc: ReturnType<typeof parseDql>, req: QueryRequest): QueryResult {
-    const reader = new TxnReader(txn, this.schema, this.cache, this.snapshots);
-    return executeQuery(reader, doc, {
+  private execute(
+    txn: Transaction,
+    doc: ReturnType<typeof parseDql>,
+    req: QueryRequest,
+    ns: Namespace,
+  ): Promise<QueryResult> {
+    const reader = new TxnReader(txn, ns.schema, ns.keys, this.cache, this.snapshots);
+    return this.runQuery(txn, reader, doc, {
       debug: req.debug,
-      deadline: req.timeoutMs ? Date.now() + req.timeoutMs : undefined,
+      timeoutMs: this.timeoutFor(req.timeoutMs),
       respFormat: req.respFormat,
     });
   }
 
-  private txnForQuery(req: QueryRequest): { txn: Transaction; assigned: boolean } {
-    if (req.startTs) return { txn: this.existingTxn(req.startTs), assigned: false };
-    if (req.readOnly || req.bestEffort) {
-      // Read-only timestamps are reused while no other timestamp has been handed out (as Dgraph).
-      if (this.lastReadOnlyTs !== this.oracle.maxAssigned()) this.lastReadOnlyTs = this.oracle.nextTs();
-      const ts = this.lastReadOnlyTs;
-      return { txn: this.txns.get(ts) ?? this.txns.begin(ts, true), assigned: true };
+  /**
+   * Runs a query in slices (executeQueryAsync), other requests being served in between. Meanwhile its
+   * transaction may be committed, aborted or evicted by them: the query holds its own reference to the
+   * snapshot, so what it reads stays open until it is done.
+   */
+  private async runQuery(
+    txn: Transaction,
+    reader: TxnReader,
+    doc: ReturnType<typeof parseDql>,
+    opts: QueryOptions,
+  ): Promise<QueryResult> {
+    const snapshot = txn.snapshot;
+    snapshot.refs++;
+    try {
+      return await executeQueryAsync(reader, doc, { ...opts, limits: this.queryLimits });
+    } finally {
+      this.snapshots.release(snapshot);
     }
-    return { txn: this.txns.begin(this.oracle.nextTs()), assigned: true };
   }
 
-  /** The live transaction with this start ts, or one adopted at it when nothing committed since. */
-  private existingTxn(startTs: number): Transaction {
+  /** The request's timeout (absent or 0: none) bounded by the server's. */
+  private timeoutFor(requestMs: number | undefined): number | undefined {
+    const server = this.queryTimeoutMs > 0 ? this.queryTimeoutMs : undefined;
+    if (requestMs === undefined || requestMs === 0) return server;
+    return server === undefined ? requestMs : Math.min(requestMs, server);
+  }
+
+  private txnForQuery(req: QueryRequest, ns: Namespace): { txn: Transaction; assigned: boolean } {
+    if (req.startTs) return { txn: this.existingTxn(req.startTs, ns.id), assigned: false };
+    if (req.readOnly || req.bestEffort) {
+      // Read-only timestamps are reused while no other timestamp has been handed out (as Dgraph), within
+      // one namespace: a transaction, read-only ones too, belongs to the namespace it was begun in.
+      let ts = this.lastReadOnlyTs.get(ns.id);
+      const shared = ts === this.oracle.maxAssigned() ? this.txns.get(ts) : undefined;
+      if (shared !== undefined && shared.namespace === ns.id) return { txn: shared, assigned: true };
+      if (ts !== this.oracle.maxAssigned() || shared !== undefined) {
+        ts = this.oracle.nextTs();
+        this.lastReadOnlyTs.set(ns.id, ts);
+      }
+      return { txn: this.txns.begin(ts as number, true, ns.id), assigned: true };
+    }
+    return { txn: this.txns.begin(this.oracle.nextTs(), false, ns.id), assigned: true };
+  }
+
+  /**
+   * The live transaction with this start ts, or one adopted at it when nothing committed since. Only a
+   * transaction of the request's own namespace: another namespace's cannot be read, written or finished.
+   */
+  private existingTxn(startTs: number, namespace: number): Transaction {
     const txn = this.txns.get(startTs);
-    if (txn !== undefined) return txn;
+    if (txn !== undefined) {
+      if (txn.namespace !== namespace) throw foreignTransaction(startTs);
+      return txn;
+    }
     if (startTs > this.oracle.maxAssigned()) {
       throw new DgraphError(
         `startTs ${startTs} was never handed out by this server; start a new transaction`,
@@ -176,7 +258,7 @@ export class GraphDB implements GraphEngine {
     }
     const decision = this.oracle.decision(startTs);
     if (decision === 0) throw new TxnConflictError();
-    if (this.snapshots.currentEpoch() <= startTs) return this.txns.begin(startTs);
+    if (this.snapshots.currentEpoch() <= startTs) return this.txns.begin(startTs, false, namespace);
     throw new DgraphError(
       `Transaction with startTs ${startTs} has expired or is unknown (the server may have restarted); start a new transaction`,
     );
@@ -186,6 +268,15 @@ export class GraphDB implements GraphEngine {
   // Mutate
 
   async mutate(req: MutateRequest): Promise<MutateResponse> {
+    return this.mutateIn(this.namespaces.require(req.namespace), req, this.services);
+  }
+
+  /** A mutation in a namespace, with the given value services (the engine's own, but for restores). */
+  private async mutateIn(
+    ns: Namespace,
+    req: MutateRequest,
+    services: ValueServices,
+  ): Promise<MutateResponse> {
     const t0 = now();
     this.assertOpen();
     const parsed = req.mutations.map((m) => this.parseMutation(m));
@@ -203,21 +294,26 @@ export class GraphDB implements GraphEngine {
     let assigned = false;
     let txn: Transaction;
     if (req.startTs) {
-      txn = this.existingTxn(req.startTs);
+      txn = this.existingTxn(req.startTs, ns.id);
     } else {
-      txn = this.txns.begin(this.oracle.nextTs());
+      txn = this.txns.begin(this.oracle.nextTs(), false, ns.id);
       assigned = true;
     }
     if (txn.state === "aborted") throw new TxnConflictError();
     if (txn.state === "committed" || txn.state === "committing")
       throw new DgraphError("Transaction has already been committed");
     const t2 = now();
-    const reader = new TxnReader(txn, this.schema, this.cache, this.snapshots);
+    const reader = new TxnReader(txn, ns.schema, ns.keys, this.cache, this.snapshots);
     let queryResult: QueryResult | undefined;
-    if (upsertDoc)
-      queryResult = executeQuery(reader, upsertDoc, {
-        deadline: req.timeoutMs ? Date.now() + req.timeoutMs : undefined,
+    if (upsertDoc) {
+      queryResult = await this.runQuery(txn, reader, upsertDoc, {
+        timeoutMs: this.timeoutFor(req.timeoutMs),
       });
+      // Other requests ran while the query did: the transaction may have been finished by one of them.
+      const state = txn.state as Transaction["state"];
+      if (state === "aborted") throw new TxnConflictError();
+      if (state !== "open") throw new DgraphError("Transaction has already been committed");
+    }
     const vars = queryResult?.vars;
     const resolver = new EdgeResolver({
       leaseUids: (n) => this.oracle.leaseUids(n),
@@ -235,8 +331,8 @@ export class GraphDB implements GraphEngine {
         { edges: p.set, op: "set" as const },
       ]),
     );
-    const applier = new MutationApplier(txn, reader, this.schema, this.services, (p) =>
-      this.persistPredicate(p),
+    const applier = new MutationApplier(txn, reader, ns.schema, services, (p) =>
+      this.persistPredicate(ns, p),
     );
     try {
       for (const p of chosen)
@@ -284,7 +380,9 @@ export class GraphDB implements GraphEngine {
   async commit(req: CommitRequest): Promise<TxnContext> {
     this.assertOpen();
     if (!req.startTs) throw new DgraphError("StartTs cannot be zero while committing a transaction");
+    const ns = this.namespaces.require(req.namespace);
     const txn = this.txns.get(req.startTs);
+    if (txn !== undefined && txn.namespace !== ns.id) throw foreignTransaction(req.startTs);
     if (req.abort) {
       const decision =
         txn?.state === "committed" || txn?.state === "committing" ? 1 : this.oracle.decision(req.startTs);
@@ -375,6 +473,7 @@ export class GraphDB implements GraphEngine {
 
   async alter(op: AlterOperation): Promise<void> {
     this.assertOpen();
+    const ns = this.namespaces.require(op.namespace);
     // Drops and index rebuilds act on everything committed: queued commits first.
     this.commits.flush();
     const dropOp = op.dropOp ?? "NONE";
@@ -382,67 +481,92 @@ export class GraphDB implements GraphEngine {
     if (!hasSchema && !op.dropAttr && !op.dropAll && dropOp === "NONE") {
       throw new DgraphError("Operation must have at least one field set", "Error");
     }
-    if (op.dropAll || dropOp === "ALL") return this.dropAll();
+    if (op.dropAll || dropOp === "ALL") {
+      // As Dgraph: the galaxy's drop-all drops every namespace; any other namespace's, only itself.
+      return ns.id === GALAXY_NAMESPACE ? this.dropEverything() : this.wipeNamespace(ns, true);
+    }
     if (dropOp === "DATA") {
       if (op.dropValue) throw new DgraphError("If DropOp is set to DATA, DropValue must be empty", "Error");
-      return this.dropData();
+      return this.wipeNamespace(ns, false);
     }
     if (op.dropAttr || dropOp === "ATTR") {
       const name = op.dropAttr || op.dropValue;
       if (!name) throw new DgraphError("If DropOp is set to ATTR, DropValue must not be empty", "Error");
-      return this.dropPredicate(name);
+      return this.dropPredicate(ns, name);
     }
     if (dropOp === "TYPE") {
       if (!op.dropValue)
         throw new DgraphError("If DropOp is set to TYPE, DropValue must not be empty", "Error");
       const name = op.dropValue;
-      this.schema.deleteType(name);
-      await this.store.write((w) => Catalog.deleteType(w, name)).durable;
+      ns.schema.deleteType(name);
+      await this.store.write((w) => Catalog.deleteType(w, ns.keys, name)).durable;
       return;
     }
-    const changes = applySchemaText(this.schema, op.schema ?? "");
+    const changes = applySchemaText(ns.schema, op.schema ?? "");
     const { durable } = this.store.write((w) => {
       for (const p of changes.predicates) {
-        Catalog.putPredicate(w, p.next);
-        if (derivedKeysChanged(p.old, p.next)) rebuildDerivedKeys(w, p.next, this.services);
+        Catalog.putPredicate(w, ns.keys, p.next);
+        if (derivedKeysChanged(p.old, p.next)) rebuildDerivedKeys(w, ns.keys, p.next, this.services);
       }
-      for (const t of changes.types) Catalog.putType(w, t);
+      for (const t of changes.types) Catalog.putType(w, ns.keys, t);
     });
-    for (const p of changes.predicates) this.schema.setPredicate(p.next);
-    for (const t of changes.types) this.schema.setType(t);
+    for (const p of changes.predicates) ns.schema.setPredicate(p.next);
+    for (const t of changes.types) ns.schema.setType(t);
     this.afterBulkWrite();
     await durable;
   }
 
-  private async dropAll(): Promise<void> {
+  /** The galaxy's drop-all: every namespace's data and schema; only the galaxy remains, bootstrapped. */
+  private async dropEverything(): Promise<void> {
+    const galaxy = this.namespaces.galaxy;
+    const groot = this.grootPasswordOf(galaxy);
+    for (const ns of this.namespaces.all()) if (ns.id !== GALAXY_NAMESPACE) this.abortTransactionsOf(ns.id);
     const { durable } = this.store.write((w) => {
       deletePostings(w, allPredicateKeysRange.start, allPredicateKeysRange.end);
       Catalog.deleteAllSchema(w);
     });
+    for (const id of this.namespaces.ids()) if (id !== GALAXY_NAMESPACE) this.lastReadOnlyTs.delete(id);
+    this.namespaces.removeAllButGalaxy();
     this.schema.clear();
     this.afterBulkWrite();
     await durable;
-    this.persist(bootstrapSchema(this.schema, { acl: this.schema.predicate("dgraph.xid") !== undefined }));
+    this.persist(galaxy, bootstrapSchema(this.schema, { acl: groot !== undefined }));
+    if (groot !== undefined) await this.restoreAccounts(galaxy, groot);
   }
 
-  private async dropData(): Promise<void> {
-    const { durable } = this.store.write((w) =>
-      deletePostings(w, allPredicateKeysRange.start, allPredicateKeysRange.end),
-    );
+  /**
+   * A namespace's drop-all (`schema` too) or drop-data: every key of its predicates, and with `schema` its
+   * schema and types (the pre-defined ones come back). Its open transactions that wrote are aborted: a
+   * commit after the wipe would bring back keys of predicates it no longer has.
+   */
+  private async wipeNamespace(ns: Namespace, schema: boolean): Promise<void> {
+    const groot = this.grootPasswordOf(ns);
+    this.abortTransactionsOf(ns.id, true);
+    const predicates = ns.schema.predicates().map((p) => p.predicate);
+    const { durable } = this.store.write((w) => {
+      for (const pred of predicates) {
+        const range = ns.keys.predicateRange(pred);
+        deletePostings(w, range.start, range.end);
+      }
+      if (schema) Catalog.deleteSchemaOf(w, ns.keys);
+    });
+    if (schema) ns.schema.clear();
     this.afterBulkWrite();
     await durable;
+    if (schema) this.persist(ns, bootstrapSchema(ns.schema, { acl: groot !== undefined }));
+    if (groot !== undefined) await this.restoreAccounts(ns, groot);
   }
 
-  private async dropPredicate(name: string): Promise<void> {
+  private async dropPredicate(ns: Namespace, name: string): Promise<void> {
     if (name === "dgraph.type" || name.startsWith("dgraph.")) {
       throw new DgraphError(`predicate ${name} is pre-defined and is not allowed to be dropped`, "Error");
     }
-    const range = predicateRange(name);
+    const range = ns.keys.predicateRange(name);
     const { durable } = this.store.write((w) => {
       deletePostings(w, range.start, range.end);
-      Catalog.deletePredicate(w, name);
+      Catalog.deletePredicate(w, ns.keys, name);
     });
-    this.schema.deletePredicate(name);
+    ns.schema.deletePredicate(name);
     this.afterBulkWrite();
     await durable;
   }
@@ -453,18 +577,159 @@ export class GraphDB implements GraphEngine {
     this.snapshots.advance(this.oracle.nextTs());
   }
 
-  private persistPredicate(p: PredicateSchema): void {
-    this.store.write((w) => Catalog.putPredicate(w, p));
+  private persistPredicate(ns: Namespace, p: PredicateSchema): void {
+    this.store.write((w) => Catalog.putPredicate(w, ns.keys, p));
   }
 
-  private persist(changes: {
-    predicates: PredicateSchema[];
-    types: { name: string; fields: string[] }[];
-  }): void {
+  private persist(ns: Namespace, changes: { predicates: PredicateSchema[]; types: TypeSchema[] }): void {
     this.store.write((w) => {
-      for (const p of changes.predicates) Catalog.putPredicate(w, p);
-      for (const t of changes.types) Catalog.putType(w, t);
+      for (const p of changes.predicates) Catalog.putPredicate(w, ns.keys, p);
+      for (const t of changes.types) Catalog.putType(w, ns.keys, t);
     });
+  }
+
+  /** Aborts a namespace's open transactions (only those that wrote, with `writersOnly`). */
+  private abortTransactionsOf(namespace: number, writersOnly = false): void {
+    for (const t of [...this.txns.all()]) {
+      if (t.namespace !== namespace || (writersOnly && !t.hasWrites)) continue;
+      if (t.state === "open") {
+        t.state = "aborted";
+        this.oracle.recordAbort(t.startTs);
+      }
+      this.txns.finish(t);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Namespaces
+
+  /**
+   * Creates a namespace and returns its id: its pre-defined schema, and when the database has ACL, its
+   * guardians group and its groot (password `options.grootPassword`, default Dgraph's "password"). The
+   * caller decides who may; the servers allow the galaxy's guardians only.
+   */
+  async createNamespace(options: CreateNamespaceOptions = {}): Promise<number> {
+    this.assertOpen();
+    const acl = this.aclOnOpen || this.schema.predicate("dgraph.xid") !== undefined;
+    const password = options.grootPassword ?? GROOT_DEFAULT_PASSWORD;
+    // Checked before anything is written: a refused password must not leave a namespace without groot.
+    if (acl && password.length < MIN_PASSWORD_LENGTH) throw new DgraphError(PASSWORD_TOO_SHORT);
+    const ns = this.namespaces.create();
+    const boot = bootstrapSchema(ns.schema, { acl });
+    await this.store.write((w) => {
+      Catalog.putNamespaceLease(w, this.namespaces.leased);
+      for (const p of boot.predicates) Catalog.putPredicate(w, ns.keys, p);
+      for (const t of boot.types) Catalog.putType(w, ns.keys, t);
+    }).durable;
+    if (acl) await this.ensureAccounts(ns, password, this.services);
+    return ns.id;
+  }
+
+  /**
+   * Deletes a namespace: every key of its predicates (data, indexes, reverse and count keys, tails), its
+   * schema and types; its open transactions are aborted. Requests in it fail from then on, and its id is
+   * never handed out again. The galaxy cannot be dropped.
+   */
+  async dropNamespace(namespace: number): Promise<void> {
+    this.assertOpen();
+    if (namespace === GALAXY_NAMESPACE) throw new DgraphError("Cannot delete default namespace.");
+    const ns = this.namespaces.get(namespace);
+    if (ns === undefined) {
+      throw new DgraphError(`error deleting non-existing namespace ${namespaceHex(namespace)}`);
+    }
+    this.commits.flush();
+    this.abortTransactionsOf(ns.id);
+    const predicates = ns.schema.predicates().map((p) => p.predicate);
+    const { durable } = this.store.write((w) => {
+      for (const pred of predicates) {
+        const range = ns.keys.predicateRange(pred);
+        deletePostings(w, range.start, range.end);
+      }
+      Catalog.deleteSchemaOf(w, ns.keys);
+    });
+    this.namespaces.remove(ns.id);
+    this.lastReadOnlyTs.delete(ns.id);
+    this.afterBulkWrite();
+    await durable;
+  }
+
+  /** Ids of the namespaces that exist, ascending: 0 (the galaxy) first. */
+  listNamespaces(): number[] {
+    return this.namespaces.ids();
+  }
+
+  /**
+   * Gives a namespace's groot this password, creating the guardians group and groot when they are missing:
+   * what an operator, or a platform issuing one namespace per tenant, uses instead of Dgraph's default
+   * "password". Needs a database with ACL; the password needs at least 6 characters.
+   */
+  async setGrootPassword(namespace: number, password: string): Promise<void> {
+    this.assertOpen();
+    const ns = this.namespaces.require(namespace);
+    if (this.grootPasswordOf(ns) === undefined) {
+      throw new DgraphError("setGrootPassword needs ACL: open the database with acl: true", "Error");
+    }
+    if (password.length < MIN_PASSWORD_LENGTH) throw new DgraphError(PASSWORD_TOO_SHORT);
+    await this.ensureAccounts(ns, password, this.services);
+    const change: MutateRequest = {
+      namespace: ns.id,
+      commitNow: true,
+      query: `{ u as var(func: eq(dgraph.xid, "${GROOT_USER}")) @filter(type(dgraph.type.User)) }`,
+      mutations: [
+        { cond: "@if(gt(len(u), 0))", setNquads: `uid(u) <dgraph.password> ${JSON.stringify(password)} .` },
+      ],
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.mutateIn(ns, change, this.services);
+        return;
+      } catch (e) {
+        if (!(e instanceof TxnAbortedError) || attempt >= 5) throw e;
+      }
+    }
+  }
+
+  /** Makes sure the namespace has its guardians group and groot (idempotent upserts, retried on aborts). */
+  private async ensureAccounts(ns: Namespace, password: string, services: ValueServices): Promise<void> {
+    for (const req of accountUpserts(password, ns.id)) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.mutateIn(ns, req, services);
+          break;
+        } catch (e) {
+          if (!(e instanceof TxnAbortedError) || attempt >= 5) throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * Groot's stored password (its hash) in a namespace with ACL, "" when it has ACL but no groot, undefined
+   * without ACL. A drop keeps it: Dgraph gives groot back its default password after a drop, which would
+   * let anyone who can reach the server into a namespace its guardian just wiped.
+   */
+  private grootPasswordOf(ns: Namespace): string | undefined {
+    if (ns.schema.predicate("dgraph.xid") === undefined) return undefined;
+    const view = this.readView({ namespace: ns.id });
+    try {
+      const reader = view.reader;
+      const token = this.services.tokens("exact", { type: "string", value: GROOT_USER }, "")[0];
+      for (const uid of reader.index("dgraph.xid", token)) {
+        if (!reader.values("dgraph.type", uid).some((t) => t.value.value === "dgraph.type.User")) continue;
+        const stored = reader.values("dgraph.password", uid)[0]?.value.value;
+        if (typeof stored === "string") return stored;
+      }
+      return "";
+    } finally {
+      view.release();
+    }
+  }
+
+  /** Re-creates the guardians group and groot after a drop, with groot's stored password when it had one. */
+  private restoreAccounts(ns: Namespace, storedPassword: string): Promise<void> {
+    return storedPassword === ""
+      ? this.ensureAccounts(ns, GROOT_DEFAULT_PASSWORD, this.services)
+      : this.ensureAccounts(ns, storedPassword, this.keepPasswordHashes);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -482,15 +747,16 @@ export class GraphDB implements GraphEngine {
   }
 
   /**
-   * A read-only view of the latest committed state, for in-process readers (the GraphQL layer) that run
-   * the executor themselves. Release it when done: it holds a storage snapshot.
+   * A read-only view of the latest committed state of one namespace (default 0), for in-process readers
+   * (the GraphQL layer) that run the executor themselves. Release it when done: it holds a storage snapshot.
    */
-  readView(): { reader: GraphReader; startTs: number; release(): void } {
+  readView(options: { namespace?: number } = {}): { reader: GraphReader; startTs: number; release(): void } {
     this.assertOpen();
-    const txn = new Transaction(this.oracle.maxAssigned(), this.snapshots.acquire());
+    const ns = this.namespaces.require(options.namespace);
+    const txn = new Transaction(this.oracle.maxAssigned(), this.snapshots.acquire(), true, ns.id);
     let released = false;
     return {
-      reader: new TxnReader(txn, this.schema, this.cache, this.snapshots),
+      reader: new TxnReader(txn, ns.schema, ns.keys, this.cache, this.snapshots),
       startTs: txn.startTs,
       release: () => {
         if (!released) this.snapshots.release(txn.snapshot);
@@ -503,23 +769,26 @@ export class GraphDB implements GraphEngine {
   // Bulk load
 
   /**
-   * Loads N-Quads through the bulk loader (see BulkLoader): much faster than transactions, for loading
-   * data rather than for use alongside concurrent writers.
+   * Loads N-Quads into a namespace (`options.namespace`, default 0) through the bulk loader (see
+   * BulkLoader): much faster than transactions, for loading data rather than for use alongside concurrent
+   * writers (nor alongside a drop of the same namespace).
    */
   async bulkLoad(
     source: string | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
     options: BulkLoadOptions = {},
   ): Promise<BulkLoadResult> {
     this.assertOpen();
+    const ns = this.namespaces.require(options.namespace);
     this.commits.flush();
     const started = performance.now();
     const loader = new BulkLoader(
       {
-        schema: this.schema,
+        schema: ns.schema,
+        keys: ns.keys,
         services: this.services,
         leaseUids: (n) => this.oracle.leaseUids(n),
         maxUid: () => this.oracle.maxUid(),
-        persistPredicate: (p) => this.persistPredicate(p),
+        persistPredicate: (p) => this.persistPredicate(ns, p),
         stage: () => new StagedBatch(this.store.snapshot()),
         apply: (batch) => {
           batch.release();
@@ -573,9 +842,17 @@ export class GraphDB implements GraphEngine {
   }
 }
 
-/** Touched predicates as Dgraph reports them: "<group>-<namespace>-<predicate>", sorted. */
+/** Touched predicates as Dgraph reports them: "<group>-<namespace hex>-<predicate>", sorted. */
 function predsOf(txn: Transaction): string[] {
-  return [...txn.preds].map((p) => `1-0-${p}`).sort();
+  const head = `1-${txn.namespace.toString(16)}-`;
+  return [...txn.preds].map((p) => head + p).sort();
+}
+
+/** A request naming the start ts of another namespace's transaction (it may not touch it). */
+function foreignTransaction(startTs: number): DgraphError {
+  return new DgraphError(
+    `startTs ${startTs} is not a transaction of this namespace; start a new transaction`,
+  );
 }
 
 /** Variables the mutations and their conditions use: the upsert query must define them. */

@@ -1,4 +1,4 @@
-import { indexKey } from "../store/keys.ts";
+import type { NamespaceKeys } from "../store/keys.ts";
 import { getTokenizer, tokenKeysOf } from "../tokenizer/registry.ts";
 import { checkIndexKeyLength } from "./errors.ts";
 
@@ -8,6 +8,8 @@ import { checkIndexKeyLength } from "./errors.ts";
  * tokenizer and sorting the keys once is cheaper than a map entry per (token, value) as the flush goes.
  */
 export interface IndexJob {
+  /** The keys of the predicate's namespace. */
+  keys: NamespaceKeys;
   predicate: string;
   tokenizers: string[];
   subjects: Float64Array;
@@ -65,7 +67,7 @@ function runJob(job: IndexJob): IndexJobResult {
     .filter((m) => m.size > 0)
     .map((m) => ({ m, tokens: [...m.keys()].sort() }))
     .sort((a, b) => a.tokens[0].charCodeAt(0) - b.tokens[0].charCodeAt(0));
-  const prefix = indexKey(job.predicate, new Uint8Array(0));
+  const prefix = job.keys.indexKey(job.predicate, new Uint8Array(0));
   let count = 0;
   let keyBytes = 0;
   for (const { tokens } of groups) {

@@ -17,9 +17,9 @@ export class TxnRegistry {
     private readonly maxSnapshots = 256,
   ) {}
 
-  begin(startTs: number, readOnly = false): Transaction {
+  begin(startTs: number, readOnly: boolean, namespace: number): Transaction {
     if (this.snapshots.open >= this.maxSnapshots) this.evictReaders(true);
-    const txn = new Transaction(startTs, this.snapshots.acquire(), readOnly);
+    const txn = new Transaction(startTs, this.snapshots.acquire(), readOnly, namespace);
     this.txns.set(startTs, txn);
     if (this.txns.size > this.maxReadOnly) this.evictReaders();
     return txn;

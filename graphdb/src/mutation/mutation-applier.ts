@@ -3,7 +3,6 @@ import type { ValuePosting } from "../engine/graph-reader.ts";
 import { containsUid } from "../posting/uid-list.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
 import { blankPredicate, type PredicateSchema } from "../schema/schema-types.ts";
-import { countKey, dataKey, indexKeyPrefix, reverseKey } from "../store/keys.ts";
 import { fingerprint, valueFingerprint } from "../txn/conflict-key.ts";
 import type { Transaction } from "../txn/transaction.ts";
 import type { TxnReader } from "../txn/txn-reader.ts";
@@ -38,7 +37,8 @@ export interface ResolvedEdge {
 /**
  * Turns resolved edges into a transaction's deltas — data, index, reverse and count keys — and its conflict
  * keys, following Dgraph's rules (posting/index.go, GetConflictKey). Reads go through the transaction's
- * own view, so several mutations in one transaction compose.
+ * own view, so several mutations in one transaction compose; keys are the reader's namespace's, and
+ * `schema` must be that namespace's schema.
  */
 export class MutationApplier {
   constructor(
@@ -82,7 +82,7 @@ export class MutationApplier {
     if (e.object.kind === "star") throw new DgraphError(`Cannot use star in set n-quad: ${describe(e)}`);
     const s = this.schemaFor(e);
     this.txn.preds.add(e.predicate);
-    const key = dataKey(e.predicate, e.subject);
+    const key = this.reader.keys.dataKey(e.predicate, e.subject);
     if (e.object.kind === "uid") {
       if (s.type !== "uid") {
         throw new DgraphError(
@@ -145,7 +145,7 @@ export class MutationApplier {
     const s = this.schema.predicate(e.predicate);
     if (s === undefined) return; // nothing stored under an unknown predicate
     this.txn.preds.add(e.predicate);
-    const key = dataKey(e.predicate, e.subject);
+    const key = this.reader.keys.dataKey(e.predicate, e.subject);
     const rec = this.reader.record(key);
     if (e.object.kind === "star") {
       if (rec.uids.length === 0 && rec.values.length === 0) return;
@@ -194,7 +194,7 @@ export class MutationApplier {
 
   private reverseEdge(s: PredicateSchema, subject: number, object: number, add: boolean): void {
     if (!s.reverse) return;
-    const key = reverseKey(s.predicate, object);
+    const key = this.reader.keys.reverseKey(s.predicate, object);
     // Counted, not merged: a popular object's reverse list can be long, and it changes on every edge.
     const before = s.count ? this.reader.uidCount(key) : 0;
     const d = this.txn.delta(key, true);
@@ -209,10 +209,10 @@ export class MutationApplier {
    * that one of the subject's remaining values (another list value, another language) still produces stays.
    */
   private indexValue(s: PredicateSchema, subject: number, v: ValuePosting, add: boolean): void {
-    const remaining = add ? [] : this.reader.record(dataKey(s.predicate, subject)).values;
+    const remaining = add ? [] : this.reader.record(this.reader.keys.dataKey(s.predicate, subject)).values;
     // Tokens and keys as latin1 strings: the transaction's deltas are keyed by them, and the key bytes are
     // only built for a key the transaction has not touched yet.
-    const prefix = indexKeyPrefix(s.predicate);
+    const prefix = this.reader.keys.indexKeyPrefix(s.predicate);
     for (const tok of s.tokenizers) {
       let keep: Set<string> | undefined;
       for (const r of remaining)
@@ -229,7 +229,7 @@ export class MutationApplier {
   }
 
   private recount(s: PredicateSchema, subject: number, before: number): void {
-    const rec = this.reader.record(dataKey(s.predicate, subject));
+    const rec = this.reader.record(this.reader.keys.dataKey(s.predicate, subject));
     this.moveCount(s, subject, before, rec.uids.length + rec.values.length, false);
   }
 
@@ -241,12 +241,12 @@ export class MutationApplier {
   private moveCount(s: PredicateSchema, uid: number, before: number, after: number, reverse: boolean): void {
     if (before === after) return;
     if (before > 0) {
-      const k = countKey(s.predicate, before, reverse);
+      const k = this.reader.keys.countKey(s.predicate, before, reverse);
       this.txn.delta(k, true).removeUid(uid);
       if (s.upsert) this.conflict(k, s, uid);
     }
     if (after > 0) {
-      const k = countKey(s.predicate, after, reverse);
+      const k = this.reader.keys.countKey(s.predicate, after, reverse);
       this.txn.delta(k, true).addUid(uid);
       if (s.upsert) this.conflict(k, s, uid);
     }

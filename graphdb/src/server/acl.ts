@@ -1,17 +1,24 @@
 /**
  * Access control as Dgraph does it: users and groups live in the graph (`dgraph.xid`, `dgraph.password`,
- * `dgraph.user.group`), `/login` checks a password with `checkpwd` through the engine and hands out HS256
- * JWTs (access `{userid, groups, namespace, exp}`, refresh `{userid, namespace, exp}`), and every other
- * request carries the access JWT in `X-Dgraph-AccessToken`.
+ * `dgraph.user.group`) of their namespace, `/login` checks a password with `checkpwd` through the engine in
+ * the namespace asked for and hands out HS256 JWTs (access `{userid, groups, namespace, exp}`, refresh
+ * `{userid, namespace, exp}`), and every other request carries the access JWT in `X-Dgraph-AccessToken`
+ * and runs in the token's namespace.
  */
 import { createHash } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import {
+  ACL_SCHEMA,
+  accountUpserts,
+  GROOT_DEFAULT_PASSWORD,
+  GROOT_USER,
+  GUARDIANS_GROUP,
+} from "../engine/acl-accounts.ts";
 import type { GraphEngine } from "../engine/engine-api.ts";
 import { DgraphError, GrpcStatus, TxnAbortedError } from "../engine/errors.ts";
+import { GALAXY_NAMESPACE } from "../engine/namespace.ts";
 
-export const GUARDIANS_GROUP = "guardians";
-export const GROOT_USER = "groot";
-export const GROOT_DEFAULT_PASSWORD = "password";
+export { GROOT_DEFAULT_PASSWORD, GROOT_USER, GUARDIANS_GROUP };
 export const MIN_SECRET_BYTES = 32;
 /** The header carrying the access JWT (lower-cased, as Node presents it). */
 export const ACCESS_TOKEN_HEADER = "x-dgraph-accesstoken";
@@ -44,14 +51,14 @@ export interface LoginTokens {
   refreshJWT: string;
 }
 
-/** The login failure text Dgraph uses for every cause (unknown user, wrong password, bad refresh token). */
+/**
+ * The login failure text Dgraph uses for every cause (unknown user, wrong password, bad refresh token,
+ * a namespace that does not exist).
+ */
 export const INVALID_LOGIN = "invalid username or password";
 
-const ACL_SCHEMA = [
-  "dgraph.xid: string @index(exact) @upsert .",
-  "dgraph.password: password .",
-  "dgraph.user.group: [uid] @reverse .",
-].join("\n");
+/** Dgraph's refusal of namespace management to anyone but the galaxy's guardians. */
+export const GALAXY_GUARDIANS_ONLY = "Only guardian of galaxy is allowed to do this operation";
 
 const USER_QUERY = `query login($userid: string, $password: string) {
   user(func: eq(dgraph.xid, $userid)) @filter(type(dgraph.type.User)) {
@@ -85,7 +92,7 @@ function unauthenticated(message: string): DgraphError {
   );
 }
 
-function permissionDenied(message: string): DgraphError {
+export function permissionDenied(message: string): DgraphError {
   return new DgraphError(
     `rpc error: code = PermissionDenied desc = ${message}`,
     "ErrorUnauthorized",
@@ -111,45 +118,30 @@ export class Acl {
   }
 
   /**
-   * Makes sure the ACL predicates, the `guardians` group and the `groot` user (password "password") exist —
-   * at startup and after a drop-all. Idempotent: upserts conditioned on the current graph.
+   * Makes sure the ACL predicates, the `guardians` group and the `groot` user (password "password") exist
+   * in a namespace (default the galaxy) — at startup. Idempotent: upserts conditioned on the current
+   * graph. (After a drop, the engine itself gives the namespace its accounts back.)
    */
-  async ensureGroot(): Promise<void> {
-    await this.ensureSchema();
-    await this.upsertWithRetry(
-      `{ g as var(func: eq(dgraph.xid, "${GUARDIANS_GROUP}")) }`,
-      "@if(eq(len(g), 0))",
-      `_:g <dgraph.xid> "${GUARDIANS_GROUP}" .\n_:g <dgraph.type> "dgraph.type.Group" .`,
-    );
-    await this.upsertWithRetry(
-      `{
-        g as var(func: eq(dgraph.xid, "${GUARDIANS_GROUP}"))
-        u as var(func: eq(dgraph.xid, "${GROOT_USER}"))
-      }`,
-      "@if(eq(len(u), 0) AND gt(len(g), 0))",
-      [
-        `_:u <dgraph.xid> "${GROOT_USER}" .`,
-        `_:u <dgraph.password> "${GROOT_DEFAULT_PASSWORD}" .`,
-        `_:u <dgraph.type> "dgraph.type.User" .`,
-        "_:u <dgraph.user.group> uid(g) .",
-      ].join("\n"),
-    );
+  async ensureGroot(namespace = GALAXY_NAMESPACE): Promise<void> {
+    await this.ensureSchema(namespace);
+    for (const req of accountUpserts(GROOT_DEFAULT_PASSWORD, namespace)) await this.upsertWithRetry(req);
   }
 
-  private async ensureSchema(): Promise<void> {
+  private async ensureSchema(namespace: number): Promise<void> {
     const res = await this.engine.query({
+      namespace,
       query: "schema(pred: [dgraph.xid, dgraph.password, dgraph.user.group]) { type }",
     });
     const present = new Set(
       ((JSON.parse(res.json) as { schema?: { predicate: string }[] }).schema ?? []).map((p) => p.predicate),
     );
-    if (present.size < 3) await this.engine.alter({ schema: ACL_SCHEMA });
+    if (present.size < 3) await this.engine.alter({ namespace, schema: ACL_SCHEMA });
   }
 
-  private async upsertWithRetry(query: string, cond: string, setNquads: string): Promise<void> {
+  private async upsertWithRetry(req: Parameters<GraphEngine["mutate"]>[0]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.engine.mutate({ query, mutations: [{ cond, setNquads }], commitNow: true });
+        await this.engine.mutate(req);
         return;
       } catch (e) {
         if (!(e instanceof TxnAbortedError) || attempt >= 5) throw e;
@@ -157,16 +149,25 @@ export class Acl {
     }
   }
 
-  /** `/login`: password or refresh-token login; every failure is `invalid username or password`. */
+  /**
+   * `/login`: password login into `req.namespace`, or refresh-token login into the refresh token's
+   * namespace; every failure is `invalid username or password` (an unknown namespace too: whether one
+   * exists is nobody's business before they log in).
+   */
   async login(req: LoginRequest): Promise<LoginTokens> {
     let user: UserRecord | undefined;
+    let namespace: number;
     if (req.refreshToken !== "") {
       const claims = await this.verify(req.refreshToken).catch(() => undefined);
       if (!claims || typeof claims.userid !== "string") throw new DgraphError(INVALID_LOGIN);
-      user = await this.findUser(REFRESH_QUERY, { $userid: claims.userid });
+      const claimed = namespaceClaim(claims.namespace);
+      if (claimed === undefined) throw new DgraphError(INVALID_LOGIN);
+      namespace = claimed;
+      user = await this.findUser(namespace, REFRESH_QUERY, { $userid: claims.userid });
     } else {
-      if (req.userid === "" || req.namespace !== 0) throw new DgraphError(INVALID_LOGIN);
-      user = await this.findUser(USER_QUERY, { $userid: req.userid, $password: req.password });
+      if (req.userid === "" || !Number.isSafeInteger(req.namespace)) throw new DgraphError(INVALID_LOGIN);
+      namespace = req.namespace;
+      user = await this.findUser(namespace, USER_QUERY, { $userid: req.userid, $password: req.password });
       if (user && user.password_match !== true) user = undefined;
     }
     const userid = user?.["dgraph.xid"];
@@ -175,14 +176,24 @@ export class Acl {
       .map((g) => g["dgraph.xid"])
       .filter((g): g is string => typeof g === "string");
     return {
-      accessJWT: await this.sign({ userid, groups, namespace: 0 }, this.accessTtlMs),
-      refreshJWT: await this.sign({ userid, namespace: 0 }, this.refreshTtlMs),
+      accessJWT: await this.sign({ userid, groups, namespace }, this.accessTtlMs),
+      refreshJWT: await this.sign({ userid, namespace }, this.refreshTtlMs),
     };
   }
 
-  private async findUser(query: string, vars: Record<string, string>): Promise<UserRecord | undefined> {
-    const res = await this.engine.query({ query, vars });
-    const users = (JSON.parse(res.json) as { user?: UserRecord[] }).user ?? [];
+  private async findUser(
+    namespace: number,
+    query: string,
+    vars: Record<string, string>,
+  ): Promise<UserRecord | undefined> {
+    let json: string;
+    try {
+      json = (await this.engine.query({ namespace, query, vars })).json;
+    } catch {
+      // A namespace that does not exist (or was dropped) has no users.
+      return undefined;
+    }
+    const users = (JSON.parse(json) as { user?: UserRecord[] }).user ?? [];
     // xid is indexed with `exact`, so this is a case-sensitive match: "Groot" is not "groot".
     return users.find((u) => u["dgraph.xid"] === vars.$userid);
   }
@@ -227,14 +238,27 @@ export class Acl {
       // A refresh token has no groups: it only buys new tokens at /login.
       throw unauthenticated("groups in claims is not a list: refresh tokens are only accepted by /login");
     }
+    const namespace = namespaceClaim(payload.namespace);
+    if (namespace === undefined) {
+      throw unauthenticated(`namespace in claims is not valid:${String(payload.namespace)}`);
+    }
     return {
       userid: payload.userid,
       groups: payload.groups.filter((g): g is string => typeof g === "string"),
-      namespace: typeof payload.namespace === "number" ? payload.namespace : 0,
+      namespace,
     };
   }
 
-  /** Throws unless the caller belongs to `guardians`. */
+  /**
+   * Throws unless the caller is a guardian of the galaxy (namespace 0): namespace management, cluster
+   * state. A guardian of another namespace is refused with Dgraph's text.
+   */
+  requireGalaxyGuardian(claims: AccessClaims): void {
+    if (claims.namespace !== GALAXY_NAMESPACE) throw permissionDenied(GALAXY_GUARDIANS_ONLY);
+    this.requireGuardian(claims);
+  }
+
+  /** Throws unless the caller belongs to `guardians` (of its own namespace). */
   requireGuardian(claims: AccessClaims): void {
     if (!claims.groups.includes(GUARDIANS_GROUP)) {
       throw permissionDenied(
@@ -257,4 +281,14 @@ export class Acl {
       throw new DgraphError("hash mismatch the claimed startTs|namespace");
     }
   }
+}
+
+/**
+ * The `namespace` claim of a token this server signed: a JSON number (Dgraph's float64). A token without
+ * one predates namespaces and speaks for the galaxy; undefined for anything else (refuse the token).
+ */
+function namespaceClaim(value: unknown): number | undefined {
+  if (value === undefined) return GALAXY_NAMESPACE;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
+  return undefined;
 }

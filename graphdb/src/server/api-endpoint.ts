@@ -47,7 +47,7 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 /** Wraps a route handler with the behaviour common to Dgraph's API endpoints. */
 export function apiEndpoint(ctx: ServerContext, handler: ApiHandler) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    reply.headers(ctx.responseHeaders);
+    reply.headers(ctx.responseHeaders(request.headers.origin));
     reply.header("content-type", "application/json");
     if (request.method === "OPTIONS") return reply.send(EMPTY);
     if (request.method !== "POST" && request.method !== "PUT") {

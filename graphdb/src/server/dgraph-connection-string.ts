@@ -2,10 +2,12 @@
  * Dgraph connection strings, as dgraph-js `open()` and dgo `Open()` accept them:
  *
  *   dgraph://[user:password@]host:port[?sslmode=disable|require|verify-ca][&bearertoken=…|&apikey=…]
+ *            [&namespace=<id>]
  *
  * `sslmode` defaults to `disable`; `apikey` (Dgraph Cloud) and `bearertoken` (sent as
  * `Authorization: Bearer …`) exclude each other; a user name needs a password (the client logs in with
- * them). Error texts are dgraph-js's.
+ * them). Error texts are dgraph-js's. `namespace` (a Trellis addition, which Dgraph's clients ignore) is
+ * the namespace to log into (`loginIntoNamespace`), 0 when absent.
  */
 
 export type DgraphSslMode = "disable" | "require" | "verify-ca";
@@ -24,6 +26,8 @@ export interface DgraphConnectionString {
   /** ACL login, from the user-info part (percent-decoded). */
   username?: string;
   password?: string;
+  /** The namespace to log into (`?namespace=`), when given. */
+  namespace?: number;
   /** Every query parameter, including the ones above and any others (ignored by the clients). */
   params: Record<string, string>;
 }
@@ -65,6 +69,15 @@ export function parseDgraphConnectionString(connStr: string): DgraphConnectionSt
     params,
   };
   if (params.bearertoken) out.bearerToken = params.bearertoken;
+  if (params.namespace !== undefined) {
+    const ns = /^\d+$/.test(params.namespace) ? Number(params.namespace) : Number.NaN;
+    if (!Number.isSafeInteger(ns)) {
+      throw new Error(
+        `Invalid connection string: namespace must be a decimal id (0 to 2^53-1), got ${params.namespace}`,
+      );
+    }
+    out.namespace = ns;
+  }
   if (params.apikey) out.apiKey = params.apikey;
   if (url.username !== "") {
     if (url.password === "") {

@@ -151,6 +151,19 @@ export interface ApiLoginRequest {
   namespace: number;
 }
 
+export interface ApiDropNamespaceRequest {
+  namespace: number;
+}
+
+export interface ApiCreateNamespaceResponse {
+  namespace: number;
+}
+
+/** `map<uint64, Namespace>`: protobufjs takes 64-bit map keys as decimal strings. */
+export interface ApiListNamespacesResponse {
+  namespaces: Record<string, { id: number }>;
+}
+
 /**
  * A minimal protobuf writer for the hot responses. proto-loader's serializer converts every object with
  * `fromObject` first; encoding `api.Response` directly is about twice as fast and allocates less.

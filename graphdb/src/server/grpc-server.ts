@@ -1,9 +1,10 @@
 /**
- * Dgraph's gRPC API (`api.Dgraph`: Login, Query, Alter, CommitOrAbort, CheckVersion) over a GraphEngine, so
- * the unchanged `dgraph-js` client and Dgraph's other gRPC clients work. It calls the same engine as the
- * HTTP server — one engine, two transports: a transaction begun over HTTP can be continued over gRPC —
- * and the same access checks (`guardEngine`): the ACL JWT comes in the `accessjwt` metadata, the
- * poor-man's-auth secret in `auth-token`.
+ * Dgraph's gRPC API (`api.Dgraph`: Login, Query, Alter, CommitOrAbort, CheckVersion, and v25's
+ * CreateNamespace, DropNamespace, ListNamespaces) over a GraphEngine, so the unchanged `dgraph-js` client
+ * and Dgraph's other gRPC clients work. It calls the same engine as the HTTP server — one engine, two
+ * transports: a transaction begun over HTTP can be continued over gRPC — and the same access checks
+ * (`guardEngine`): the ACL JWT comes in the `accessjwt` metadata (each call runs in its namespace), the
+ * poor-man's-auth secret in `auth-token`. With ACL every method but Login and CheckVersion needs a token.
  */
 import {
   type handleUnaryCall,
@@ -31,6 +32,7 @@ import { Acl } from "./acl.ts";
 import { validateOperation } from "./alter-operation.ts";
 import { DEFAULT_BODY_LIMIT } from "./body.ts";
 import { grpcFailure, serviceError } from "./grpc-errors.ts";
+import { namespaceMethods } from "./grpc-namespaces.ts";
 import { nquadsText } from "./grpc-nquads.ts";
 import {
   type ApiLatency,
@@ -47,7 +49,7 @@ import {
   encodeResponse,
 } from "./grpc-proto.ts";
 import { checkWireFormat, WireShapes } from "./grpc-wire-check.ts";
-import { type Guards, guardEngine, type RequestEngine } from "./guarded-engine.ts";
+import { type Guards, guardEngine, type RequestCredentials, type RequestEngine } from "./guarded-engine.ts";
 import { DGRAPH_COMPAT_VERSION } from "./http-server.ts";
 
 /** gRPC metadata keys (grpc-js lower-cases them; dgraph-js sends `accessJwt`). */
@@ -55,8 +57,13 @@ export const ACCESS_JWT_METADATA = "accessjwt";
 export const AUTH_TOKEN_METADATA = "auth-token";
 
 export interface GrpcServerOptions {
-  /** Enables ACL: Login, access JWTs on every call, groot/guardians in the graph. */
+  /**
+   * Enables ACL: Login (into a namespace), access JWTs on every call but Login and CheckVersion, each
+   * served in its token's namespace, groot/guardians in each namespace's graph.
+   */
   acl?: boolean;
+  /** Every method but Login and CheckVersion needs a valid access JWT: the same as `acl` (implied) here. */
+  requireAuth?: boolean;
   /** HMAC secret for the ACL JWTs (≥ 32 bytes); required when `acl` is on. Use the HTTP server's. */
   aclSecret?: Uint8Array;
   /** Access-token lifetime in ms (default 6 h). */
@@ -159,8 +166,12 @@ export function alterOperation(msg: ApiOperation): AlterOperation {
 
 export function createGrpcServer(engine: GraphEngine, options: GrpcServerOptions = {}): GrpcServer {
   let acl: Acl | undefined;
-  if (options.acl) {
-    if (!options.aclSecret) throw new Error("ACL is enabled but no aclSecret was given");
+  if (options.acl || options.requireAuth) {
+    if (!options.aclSecret) {
+      throw new Error(
+        `${options.requireAuth ? "requireAuth" : "ACL"} needs an aclSecret (at least 32 bytes) to sign and check JWTs`,
+      );
+    }
     acl = new Acl(engine, {
       secret: options.aclSecret,
       accessTtlMs: options.aclAccessTtlMs,
@@ -175,12 +186,14 @@ export function createGrpcServer(engine: GraphEngine, options: GrpcServerOptions
     throw new Error(`maxMessageBytes must be a positive integer, got ${maxMessageBytes}`);
   }
 
+  const credentials = (metadata: Metadata, hash: string): RequestCredentials => ({
+    accessToken: metadataString(metadata, ACCESS_JWT_METADATA),
+    authToken: metadataString(metadata, AUTH_TOKEN_METADATA),
+    hash,
+  });
   const guarded = (metadata: Metadata, hash: string): RequestEngine =>
-    guardEngine(engine, guards, {
-      accessToken: metadataString(metadata, ACCESS_JWT_METADATA),
-      authToken: metadataString(metadata, AUTH_TOKEN_METADATA),
-      hash,
-    });
+    guardEngine(engine, guards, credentials(metadata, hash));
+  const namespaces = namespaceMethods(engine, guards, (call) => credentials(call.metadata, ""));
 
   /** Adapts a promise-returning handler: statuses for failures, one debug line per call. */
   function unary<Req, Res>(method: string, handler: Handler<Req, Res>): handleUnaryCall<Req, Res> {
@@ -315,6 +328,9 @@ export function createGrpcServer(engine: GraphEngine, options: GrpcServerOptions
     Alter: unary("Alter", alter),
     CommitOrAbort: unary("CommitOrAbort", commitOrAbort),
     CheckVersion: unary("CheckVersion", checkVersion),
+    CreateNamespace: unary("CreateNamespace", namespaces.CreateNamespace),
+    DropNamespace: unary("DropNamespace", namespaces.DropNamespace),
+    ListNamespaces: unary("ListNamespaces", namespaces.ListNamespaces),
   };
 
   const server = new Server({

@@ -2,8 +2,12 @@
  * The engine as one request may use it: access checks (ACL token, guardian-only operations, the `/alter`
  * auth token, the txn hash) run right before the engine call, so their failures travel through the same
  * error path — and envelope — as the engine's own errors, as they do in Dgraph.
+ *
+ * The namespace of every engine call is the access token's (the galaxy without ACL): whatever namespace a
+ * request names is overwritten here, so no transport can reach another namespace than its caller's.
  */
-import type { AlterOperation, GraphEngine, TxnContext } from "../engine/engine-api.ts";
+import type { GraphEngine, TxnContext } from "../engine/engine-api.ts";
+import { GALAXY_NAMESPACE } from "../engine/namespace.ts";
 import type { AccessClaims, Acl } from "./acl.ts";
 import { checkAuthToken } from "./auth-token.ts";
 
@@ -11,7 +15,7 @@ export type RequestEngine = Pick<GraphEngine, "query" | "mutate" | "commit" | "a
 
 export interface Guards {
   acl?: Acl;
-  /** `X-Dgraph-AuthToken` secret required by /alter. */
+  /** `X-Dgraph-AuthToken` secret required by /alter (and by namespace management). */
   authToken?: string;
 }
 
@@ -24,22 +28,18 @@ export interface RequestCredentials {
   hash: string;
 }
 
-/** Operations that wipe the ACL users too; groot is re-created afterwards, as in Dgraph. */
-function wipesUsers(op: AlterOperation): boolean {
-  return op.dropAll === true || op.dropOp === "ALL" || op.dropOp === "DATA";
-}
-
 export function guardEngine(engine: GraphEngine, guards: Guards, creds: RequestCredentials): RequestEngine {
   const { acl, authToken } = guards;
   if (!acl) {
-    if (!authToken) return engine;
+    // Without ACL there are no logins, so no way to name another namespace: everything is the galaxy's.
+    const galaxy = GALAXY_NAMESPACE;
     return {
-      query: (req) => engine.query(req),
-      mutate: (req) => engine.mutate(req),
-      commit: (req) => engine.commit(req),
+      query: (req) => engine.query({ ...req, namespace: galaxy }),
+      mutate: (req) => engine.mutate({ ...req, namespace: galaxy }),
+      commit: (req) => engine.commit({ ...req, namespace: galaxy }),
       alter: async (op) => {
         checkAuthToken(authToken, creds.authToken);
-        await engine.alter(op);
+        await engine.alter({ ...op, namespace: galaxy });
       },
     };
   }
@@ -49,32 +49,42 @@ export function guardEngine(engine: GraphEngine, guards: Guards, creds: RequestC
     claims ??= acl.verifyAccessToken(creds.accessToken);
     return claims;
   };
-  const withHash = (txn: TxnContext): TxnContext =>
-    txn.start_ts ? { ...txn, hash: acl.txnHash(txn.start_ts) } : txn;
+  const withHash = (txn: TxnContext, namespace: number): TxnContext =>
+    txn.start_ts ? { ...txn, hash: acl.txnHash(txn.start_ts, namespace) } : txn;
 
   return {
     async query(req) {
-      await authenticate();
-      acl.checkTxnHash(req.startTs ?? 0, creds.hash);
-      const res = await engine.query(req);
-      return { ...res, txn: withHash(res.txn) };
+      const { namespace } = await authenticate();
+      acl.checkTxnHash(req.startTs ?? 0, creds.hash, namespace);
+      const res = await engine.query({ ...req, namespace });
+      return { ...res, txn: withHash(res.txn, namespace) };
     },
     async mutate(req) {
-      await authenticate();
-      acl.checkTxnHash(req.startTs ?? 0, creds.hash);
-      const res = await engine.mutate(req);
-      return { ...res, txn: withHash(res.txn) };
+      const { namespace } = await authenticate();
+      acl.checkTxnHash(req.startTs ?? 0, creds.hash, namespace);
+      const res = await engine.mutate({ ...req, namespace });
+      return { ...res, txn: withHash(res.txn, namespace) };
     },
     async commit(req) {
-      await authenticate();
-      acl.checkTxnHash(req.startTs, creds.hash);
-      return engine.commit(req);
+      const { namespace } = await authenticate();
+      acl.checkTxnHash(req.startTs, creds.hash, namespace);
+      return engine.commit({ ...req, namespace });
     },
     async alter(op) {
       checkAuthToken(authToken, creds.authToken);
-      acl.requireGuardian(await authenticate());
-      await engine.alter(op);
-      if (wipesUsers(op)) await acl.ensureGroot();
+      const who = await authenticate();
+      acl.requireGuardian(who);
+      // A drop gives the namespace its guardians and groot back itself (the engine keeps groot's password).
+      await engine.alter({ ...op, namespace: who.namespace });
     },
   };
+}
+
+/**
+ * Checks that a request may manage namespaces (create, drop, list): with ACL, a guardian of the galaxy
+ * only (Dgraph's rule and error text); the auth token too when one is configured.
+ */
+export async function authorizeNamespaceAdmin(guards: Guards, creds: RequestCredentials): Promise<void> {
+  checkAuthToken(guards.authToken, creds.authToken);
+  if (guards.acl) guards.acl.requireGalaxyGuardian(await guards.acl.verifyAccessToken(creds.accessToken));
 }

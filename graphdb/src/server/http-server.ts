@@ -13,6 +13,7 @@ import { Acl } from "./acl.ts";
 import { apiEndpoint } from "./api-endpoint.ts";
 import { DEFAULT_BODY_LIMIT } from "./body.ts";
 import { ORIGINAL_CONTENT_TYPE } from "./content-type-header.ts";
+import { type CorsOption, responseHeaders } from "./cors.ts";
 import { errorBody } from "./envelope.ts";
 import { sendJson } from "./reply.ts";
 import { alterHandler } from "./routes/alter.ts";
@@ -23,14 +24,27 @@ import { loginHandler } from "./routes/login.ts";
 import { mutateHandler } from "./routes/mutate.ts";
 import { queryHandler } from "./routes/query.ts";
 import { homeRoute, keywordsRoute } from "./routes/ui.ts";
-import { responseHeaders, type ServerContext } from "./server-context.ts";
+import type { ServerContext } from "./server-context.ts";
 
 /** The version /health reports; clients only check `^v\d+\.\d+\.\d+` (and "1.0." for the legacy API). */
 export const DGRAPH_COMPAT_VERSION = "v25.0.0";
 
 export interface HttpServerOptions {
-  /** Enables ACL: /login, access JWTs on every request, groot/guardians in the graph. */
+  /**
+   * Enables ACL: /login (into a namespace), access JWTs on every DQL request, each served in its token's
+   * namespace, groot/guardians in each namespace's graph.
+   */
   acl?: boolean;
+  /**
+   * Every endpoint but /health and /login needs a valid access JWT: ACL (implied, so `aclSecret` is
+   * required) plus /ui/keywords and the home page, which Dgraph leaves open.
+   */
+  requireAuth?: boolean;
+  /**
+   * Which web origins may read responses (CORS). Default: without ACL Dgraph's
+   * `Access-Control-Allow-Origin: *`; with ACL no CORS headers. `"*"` is refused with ACL.
+   */
+  cors?: CorsOption;
   /** HMAC secret for the ACL JWTs (≥ 32 bytes); required when `acl` is on. */
   aclSecret?: Uint8Array;
   /** Access-token lifetime in ms (default 6 h). */
@@ -63,8 +77,13 @@ const API_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
 export function createHttpServer(engine: GraphEngine, options: HttpServerOptions = {}): HttpServer {
   let acl: Acl | undefined;
-  if (options.acl) {
-    if (!options.aclSecret) throw new Error("ACL is enabled but no aclSecret was given");
+  const requireAuth = options.requireAuth ?? false;
+  if (options.acl || requireAuth) {
+    if (!options.aclSecret) {
+      throw new Error(
+        `${requireAuth ? "requireAuth" : "ACL"} needs an aclSecret (at least 32 bytes) to sign and check JWTs`,
+      );
+    }
     acl = new Acl(engine, {
       secret: options.aclSecret,
       accessTtlMs: options.aclAccessTtlMs,
@@ -75,6 +94,7 @@ export function createHttpServer(engine: GraphEngine, options: HttpServerOptions
     engine,
     logger: options.logger ?? pino({ level: "silent" }),
     acl,
+    requireAuth,
     guards: { acl, authToken: options.authToken || undefined },
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     version: options.version ?? DGRAPH_COMPAT_VERSION,
@@ -82,7 +102,11 @@ export function createHttpServer(engine: GraphEngine, options: HttpServerOptions
     clusterId: randomUUID(),
     draining: false,
     address: "",
-    responseHeaders: responseHeaders(options.keepAlive ?? false),
+    responseHeaders: responseHeaders({
+      cors: options.cors,
+      acl: acl !== undefined,
+      keepAlive: options.keepAlive ?? false,
+    }),
   };
   const app = buildApp(ctx);
 
@@ -149,7 +173,7 @@ function buildApp(ctx: ServerContext): FastifyInstance {
   app.route({ method: [...API_METHODS], url: "/state", handler: stateRoute(ctx) });
   app.route({ method: [...API_METHODS], url: "/assign", handler: assignRoute(ctx) });
   app.route({ method: [...API_METHODS], url: "/ui/keywords", handler: keywordsRoute(ctx) });
-  app.route({ method: [...API_METHODS], url: "/", handler: homeRoute });
+  app.route({ method: [...API_METHODS], url: "/", handler: homeRoute(ctx) });
 
   app.setNotFoundHandler((request, reply) => {
     request.raw.resume();

@@ -1,3 +1,4 @@
+import type { SchemaView } from "../engine/graph-reader.ts";
 import { appendUids, readList, writeList } from "../posting/list-tail.ts";
 import type { PostingCache } from "../posting/posting-cache.ts";
 import {
@@ -7,14 +8,13 @@ import {
   decodeRecordView,
   encodeRecord,
 } from "../posting/posting-record.ts";
-import type { SchemaState } from "../schema/schema-state.ts";
 import type { PredicateSchema } from "../schema/schema-types.ts";
 import {
-  countKey,
+  attrOfKey,
+  countKeyOf,
   KeyKind,
   keyKind,
   keyString,
-  predicateOfKey,
   readUid,
   restOffset,
   tailKey,
@@ -33,12 +33,18 @@ export class CommitWriter {
     private readonly store: KVStore,
     private readonly cache: PostingCache,
     private readonly snapshots: SnapshotManager,
-    private readonly schema: SchemaState,
+    /** The schema of a namespace (keys carry theirs), undefined for one that no longer exists. */
+    private readonly schemaOf: (namespace: number) => SchemaView | undefined,
   ) {}
 
   private readonly counting = new Map<
     string,
-    { name: string; schema: PredicateSchema | undefined; counted: Counted | undefined }
+    {
+      name: string;
+      state: SchemaView | undefined;
+      schema: PredicateSchema | undefined;
+      counted: Counted | undefined;
+    }
   >();
 
   /**
@@ -62,7 +68,7 @@ export class CommitWriter {
       for (let c = 0; c < sorted.length; c++) {
         const counts = new Map<string, KeyDelta>();
         const moveCount = (
-          s: PredicateSchema,
+          _s: PredicateSchema,
           key: Uint8Array,
           reverse: boolean,
           before: number,
@@ -70,8 +76,9 @@ export class CommitWriter {
         ) => {
           if (before === after) return;
           const uid = readUid(key, restOffset(key));
-          if (before > 0) countDelta(counts, countKey(s.predicate, before, reverse)).removeUid(uid);
-          if (after > 0) countDelta(counts, countKey(s.predicate, after, reverse)).addUid(uid);
+          // The count keys of the data or reverse key's own predicate, in its own namespace.
+          if (before > 0) countDelta(counts, countKeyOf(key, before, reverse)).removeUid(uid);
+          if (after > 0) countDelta(counts, countKeyOf(key, after, reverse)).addUid(uid);
         };
         const out = sorted[c].map(([ks, d]) => this.applyDelta(w, ks, d, touched, moveCount));
         const countDeltas = [...counts].sort(byKey);
@@ -167,18 +174,19 @@ export class CommitWriter {
 
   /**
    * How a data or reverse key's list length is counted, when its predicate has `@count`; undefined
-   * otherwise. Cached by the key's predicate prefix, and checked against the schema (an alter replaces the
-   * predicate's schema object).
+   * otherwise. Cached by the key's predicate prefix (namespace included), and checked against the schema
+   * (an alter replaces the predicate's schema object).
    */
   private countedPredicate(key: Uint8Array, ks: string): Counted | undefined {
     const kind = keyKind(key);
     if (kind !== KeyKind.data && kind !== KeyKind.reverse) return undefined;
     const prefix = ks.slice(0, restOffset(key));
     let entry = this.counting.get(prefix);
-    if (entry === undefined || this.schema.predicate(entry.name) !== entry.schema) {
-      const name = predicateOfKey(key);
-      const s = this.schema.predicate(name);
-      entry = { name, schema: s, counted: s ? counting(s, kind) : undefined };
+    if (entry === undefined || entry.state?.predicate(entry.name) !== entry.schema) {
+      const { namespace, name } = attrOfKey(key);
+      const state = this.schemaOf(namespace);
+      const s = state?.predicate(name);
+      entry = { name, state, schema: s, counted: s ? counting(s, kind) : undefined };
       if (this.counting.size >= 10_000) this.counting.clear();
       this.counting.set(prefix, entry);
     }

@@ -7,7 +7,8 @@ export type TxnState = "open" | "committing" | "committed" | "aborted";
 
 /**
  * A client-held transaction: its snapshot (at start_ts), its pending writes as per-key deltas, and the
- * conflict keys and predicates its mutations touched.
+ * conflict keys and predicates its mutations touched. It belongs to the namespace it was begun in: only
+ * requests of that namespace may continue, commit or abort it.
  */
 export class Transaction {
   state: TxnState = "open";
@@ -21,7 +22,8 @@ export class Transaction {
     readonly startTs: number,
     readonly snapshot: SharedSnapshot,
     /** Begun for a read-only or best-effort query (such transactions do not hold back conflict purges). */
-    readonly readOnly = false,
+    readonly readOnly: boolean,
+    readonly namespace: number,
   ) {}
 
   delta(key: Uint8Array, list: boolean): KeyDelta {

@@ -5,26 +5,22 @@ import type { PostingCache, UidGroup } from "../posting/posting-cache.ts";
 import { type DataRecord, decodeRecord } from "../posting/posting-record.ts";
 import { sortUnique } from "../posting/uid-list.ts";
 import {
-  countKey,
-  dataKey,
-  indexKey,
   KeyKind,
   keyString,
-  kindKeyPrefix,
-  kindRange,
+  type NamespaceKeys,
   prefixEnd,
   readCount,
   readUid,
   restOffset,
-  reverseKey,
 } from "../store/keys.ts";
 import { isEmptyRecord, type KeyDelta } from "./key-delta.ts";
 import type { SnapshotManager } from "./snapshot-manager.ts";
 import type { Transaction } from "./transaction.ts";
 
 /**
- * The GraphReader of one transaction: its snapshot, seen through the shared posting cache, with the
- * transaction's own pending deltas applied on top (read-your-own-writes).
+ * The GraphReader of one transaction in one namespace: its snapshot, seen through the shared posting cache,
+ * with the transaction's own pending deltas applied on top (read-your-own-writes). Every key it builds is
+ * one of its namespace's (`keys`), so nothing of another namespace can be named through it.
  */
 export class TxnReader implements GraphReader {
   /** Merged views of keys this transaction wrote, valid while the delta's version is unchanged. */
@@ -33,6 +29,8 @@ export class TxnReader implements GraphReader {
   constructor(
     private readonly txn: Transaction,
     readonly schema: SchemaView,
+    /** The keys of the namespace it reads. */
+    readonly keys: NamespaceKeys,
     private readonly cache: PostingCache,
     private readonly snapshots: SnapshotManager,
   ) {}
@@ -82,7 +80,7 @@ export class TxnReader implements GraphReader {
     const snap = this.txn.snapshot;
     const cached = this.cache.getIn(group, uid, snap.epoch);
     if (cached !== undefined) return cached;
-    const key = kind === KeyKind.data ? dataKey(pred, uid) : reverseKey(pred, uid);
+    const key = kind === KeyKind.data ? this.keys.dataKey(pred, uid) : this.keys.reverseKey(pred, uid);
     const rec = this.load(key);
     if (snap.epoch === this.snapshots.currentEpoch())
       this.cache.setIn(group, uid, rec, snap.epoch, key.length);
@@ -93,19 +91,24 @@ export class TxnReader implements GraphReader {
   private recordsByUid(pred: string, kind: number, uids: UidList): DataRecord[] {
     const out = new Array<DataRecord>(uids.length);
     if (this.txn.deltas.size > 0) {
-      const key = kind === KeyKind.data ? dataKey : reverseKey;
-      for (let i = 0; i < uids.length; i++) out[i] = this.record(key(pred, uids[i]));
+      const keys = this.keys;
+      for (let i = 0; i < uids.length; i++)
+        out[i] = this.record(
+          kind === KeyKind.data ? keys.dataKey(pred, uids[i]) : keys.reverseKey(pred, uids[i]),
+        );
       return out;
     }
-    const group = this.cache.uidGroup(kindKeyPrefix(pred, kind));
+    const group = this.cache.uidGroup(this.keys.kindKeyPrefix(pred, kind));
     for (let i = 0; i < uids.length; i++) out[i] = this.baseByUid(group, kind, pred, uids[i]);
     return out;
   }
 
   private recordByUid(pred: string, kind: number, uid: number): DataRecord {
     if (this.txn.deltas.size > 0)
-      return this.record(kind === KeyKind.data ? dataKey(pred, uid) : reverseKey(pred, uid));
-    return this.baseByUid(this.cache.uidGroup(kindKeyPrefix(pred, kind)), kind, pred, uid);
+      return this.record(
+        kind === KeyKind.data ? this.keys.dataKey(pred, uid) : this.keys.reverseKey(pred, uid),
+      );
+    return this.baseByUid(this.cache.uidGroup(this.keys.kindKeyPrefix(pred, kind)), kind, pred, uid);
   }
 
   uids(pred: string, subject: number): UidList {
@@ -133,7 +136,7 @@ export class TxnReader implements GraphReader {
   }
 
   index(pred: string, token: Uint8Array): UidList {
-    return this.record(indexKey(pred, token)).uids;
+    return this.record(this.keys.indexKey(pred, token)).uids;
   }
 
   indexRange(
@@ -144,11 +147,12 @@ export class TxnReader implements GraphReader {
     visit: (entry: IndexEntry) => boolean | undefined,
     reverse = false,
   ): void {
-    const all = kindRange(pred, KeyKind.index, new Uint8Array([tokenizerId]));
-    const start = from ? indexKey(pred, from) : all.start;
-    const end = to ? prefixEnd(indexKey(pred, to)) : all.end;
+    const keys = this.keys;
+    const all = keys.kindRange(pred, KeyKind.index, new Uint8Array([tokenizerId]));
+    const start = from ? keys.indexKey(pred, from) : all.start;
+    const end = to ? prefixEnd(keys.indexKey(pred, to)) : all.end;
     // `to` is inclusive of exactly that token: prefixEnd would also admit longer tokens sharing the prefix.
-    const toKey = to ? indexKey(pred, to) : undefined;
+    const toKey = to ? keys.indexKey(pred, to) : undefined;
     const at = restOffset(all.start);
     this.walk(start, end, reverse, (key, rec) => {
       if (toKey !== undefined && Buffer.compare(key, toKey) > 0) return reverse ? undefined : false;
@@ -158,7 +162,7 @@ export class TxnReader implements GraphReader {
   }
 
   countIndex(pred: string, count: number, reverse: boolean): UidList {
-    return this.record(countKey(pred, count, reverse)).uids;
+    return this.record(this.keys.countKey(pred, count, reverse)).uids;
   }
 
   countRange(
@@ -168,8 +172,8 @@ export class TxnReader implements GraphReader {
     max: number,
     visit: (count: number, uids: UidList) => void,
   ): void {
-    const start = countKey(pred, Math.max(0, min), reverse);
-    const end = prefixEnd(countKey(pred, Math.min(max, 0xffffffff), reverse));
+    const start = this.keys.countKey(pred, Math.max(0, min), reverse);
+    const end = prefixEnd(this.keys.countKey(pred, Math.min(max, 0xffffffff), reverse));
     this.walk(start, end, false, (key, rec) => {
       if (rec.uids.length > 0) visit(readCount(key, restOffset(key)), rec.uids);
       return undefined;
@@ -185,7 +189,7 @@ export class TxnReader implements GraphReader {
   }
 
   private keysOfKind(pred: string, kind: number): UidList {
-    const { start, end } = kindRange(pred, kind);
+    const { start, end } = this.keys.kindRange(pred, kind);
     const at = restOffset(start);
     let out: Float64Array = new Float64Array(64);
     let n = 0;

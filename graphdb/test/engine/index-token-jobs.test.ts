@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { runIndexJobs } from "../../src/engine/index-token-jobs.ts";
-import { indexKey, keyString } from "../../src/store/keys.ts";
+import { GALAXY_KEYS, keyString } from "../../src/store/keys.ts";
 import { getTokenizer } from "../../src/tokenizer/registry.ts";
+
+/** The galaxy's keys: the layout every store had before namespaces. */
+const indexKey = GALAXY_KEYS.indexKey.bind(GALAXY_KEYS);
 
 describe("index token jobs", () => {
   it("group subjects by index key, keys in byte order, uids ascending and unique", () => {
     const tokenizers = ["term", "exact", "trigram"];
     const job = {
+      keys: GALAXY_KEYS,
       predicate: "name",
       tokenizers,
       subjects: Float64Array.from([3, 3, 9, 12]),
@@ -42,6 +46,7 @@ describe("index token jobs", () => {
 
   it("refuses a token too long for a key, as a mutation would", () => {
     const job = {
+      keys: GALAXY_KEYS,
       predicate: "name",
       tokenizers: ["exact"],
       subjects: Float64Array.from([1]),

@@ -5,9 +5,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createGraphDB } from "../../src/index.ts";
 import { appendUids, readList, withTail, writeList } from "../../src/posting/list-tail.ts";
 import { decodeUidList, encodeUidList } from "../../src/posting/posting-record.ts";
-import { indexKey, tailKey } from "../../src/store/keys.ts";
+import { GALAXY_KEYS, tailKey } from "../../src/store/keys.ts";
 import { LmdbStore } from "../../src/store/lmdb-store.ts";
 import { openTestEngine, q } from "../engine/engine-fixture.ts";
+
+/** The galaxy's keys: the layout every store had before namespaces. */
+const indexKey = GALAXY_KEYS.indexKey.bind(GALAXY_KEYS);
 
 const dirs: string[] = [];
 const cleanups: (() => Promise<void>)[] = [];

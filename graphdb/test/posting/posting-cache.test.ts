@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { PostingCache } from "../../src/posting/posting-cache.ts";
 import type { DataRecord } from "../../src/posting/posting-record.ts";
-import {
-  countKey,
-  dataKey,
-  indexKey,
-  KeyKind,
-  keyString,
-  kindKeyPrefix,
-  reverseKey,
-} from "../../src/store/keys.ts";
+import { GALAXY_KEYS, KeyKind, keyString } from "../../src/store/keys.ts";
+
+/** The galaxy's keys: the layout every store had before namespaces. */
+const countKey = GALAXY_KEYS.countKey.bind(GALAXY_KEYS);
+const dataKey = GALAXY_KEYS.dataKey.bind(GALAXY_KEYS);
+const indexKey = GALAXY_KEYS.indexKey.bind(GALAXY_KEYS);
+const kindKeyPrefix = GALAXY_KEYS.kindKeyPrefix.bind(GALAXY_KEYS);
+const reverseKey = GALAXY_KEYS.reverseKey.bind(GALAXY_KEYS);
 
 const rec = (...uids: number[]): DataRecord => ({ uids: Float64Array.from(uids), values: [] });
 

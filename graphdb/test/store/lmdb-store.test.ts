@@ -2,16 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  dataKey,
-  indexKey,
-  KeyKind,
-  kindRange,
-  predicateRange,
-  readUid,
-  restOffset,
-} from "../../src/store/keys.ts";
+import { GALAXY_KEYS, KeyKind, readUid, restOffset } from "../../src/store/keys.ts";
 import { LmdbStore } from "../../src/store/lmdb-store.ts";
+
+/** The galaxy's keys: the layout every store had before namespaces. */
+const dataKey = GALAXY_KEYS.dataKey.bind(GALAXY_KEYS);
+const indexKey = GALAXY_KEYS.indexKey.bind(GALAXY_KEYS);
+const kindRange = GALAXY_KEYS.kindRange.bind(GALAXY_KEYS);
+const predicateRange = GALAXY_KEYS.predicateRange.bind(GALAXY_KEYS);
 
 const dirs: string[] = [];
 function freshStore(): LmdbStore {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { indexKey, indexKeyPrefix, keyString, latin1Bytes } from "../../src/store/keys.ts";
+import { GALAXY_KEYS, keyString, latin1Bytes } from "../../src/store/keys.ts";
 import { getTokenizer, tokenizerNames } from "../../src/tokenizer/registry.ts";
 import { seededRandom } from "../seeded-random.ts";
+
+/** The galaxy's keys: the layout every store had before namespaces. */
+const indexKey = GALAXY_KEYS.indexKey.bind(GALAXY_KEYS);
+const indexKeyPrefix = GALAXY_KEYS.indexKeyPrefix.bind(GALAXY_KEYS);
 
 const ALPHABET = ["a", "b", "Z", " ", "-", "é", "ß", "日本", "😀", "the", "running", "Film", "\u0301", "İ"];
 

@@ -2,8 +2,15 @@
 import { operationFromBody, validateOperation } from "../alter-operation.ts";
 import type { ApiHandler } from "../api-endpoint.ts";
 import { fromEngineError, toJson } from "../envelope.ts";
+import { refuseSimpleWrite } from "../simple-write-guard.ts";
 
-export const alterHandler: ApiHandler = async ({ params, body, engine }) => {
+export const alterHandler: ApiHandler = async ({ params, headers, body, engine }) => {
+  refuseSimpleWrite(
+    headers,
+    "/alter",
+    "application/json (an Operation) or application/dql (schema text)",
+    "Error",
+  );
   const op = operationFromBody((await body()).toString("utf8"));
   // As in Dgraph, the query parameter decides, whatever the body said.
   op.runInBackground = params.bool("runInBackground");

@@ -5,10 +5,10 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { goParseUint } from "../../types/strconv.ts";
-import { ACCESS_TOKEN_HEADER } from "../acl.ts";
 import { errorBody, fromEngineError, toJson, type WireErrorCode } from "../envelope.ts";
 import { sendJson } from "../reply.ts";
 import { RequestParams } from "../request-params.ts";
+import { checkRouteAccess } from "../route-access.ts";
 import type { ServerContext } from "../server-context.ts";
 
 function fail(reply: FastifyReply, status: number, code: WireErrorCode, message: string): FastifyReply {
@@ -17,16 +17,16 @@ function fail(reply: FastifyReply, status: number, code: WireErrorCode, message:
 
 export function assignRoute(ctx: ServerContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.headers(ctx.responseHeaders);
+    reply.headers(ctx.responseHeaders(request.headers.origin));
     reply.header("content-type", "application/json");
     request.raw.resume();
     if (request.method === "OPTIONS") return reply.send(Buffer.alloc(0));
     if (request.method !== "GET") return fail(reply, 400, "ErrorInvalidMethod", "Invalid method");
-    // Zero's port has no ACL; here it shares Alpha's, so leasing is for guardians when ACL is on.
+    // Zero's port has no ACL; here it shares Alpha's, so leasing is for guardians (of any namespace: uids
+    // are shared by all, as in Dgraph) when ACL is on.
     if (ctx.acl) {
       try {
-        const token = request.headers[ACCESS_TOKEN_HEADER];
-        ctx.acl.requireGuardian(await ctx.acl.verifyAccessToken(Array.isArray(token) ? token[0] : token));
+        await checkRouteAccess(ctx, request, "guardian");
       } catch (e) {
         const err = fromEngineError(e, "Error", false);
         return fail(reply, 200, err.code, err.message);

@@ -2,6 +2,7 @@
 import type { ApiHandler } from "../api-endpoint.ts";
 import { fromEngineError, RequestError, toJson, txnJson } from "../envelope.ts";
 import { type GoJsonError, type GoJsonValue, parseGoJson } from "../go-json.ts";
+import { refuseSimpleWrite } from "../simple-write-guard.ts";
 
 /** Go `json.Unmarshal` into `[]string`; undefined when that fails. */
 function asStringList(value: GoJsonValue): string[] | undefined {
@@ -47,7 +48,8 @@ export function decodeCommitBody(text: string): { keys: string[]; preds: string[
   return { keys: fields.keys ?? [], preds: fields.preds ?? [] };
 }
 
-export const commitHandler: ApiHandler = async ({ params, body, engine }) => {
+export const commitHandler: ApiHandler = async ({ params, headers, body, engine }) => {
+  refuseSimpleWrite(headers, "/commit", "application/json", "ErrorInvalidRequest");
   const startTs = params.uint64("startTs");
   if (startTs === 0) throw new RequestError("startTs parameter is mandatory while trying to commit");
   const abort = params.bool("abort");

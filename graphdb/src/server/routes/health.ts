@@ -1,30 +1,12 @@
 /** GET|POST /health and /state — node health and (single-node) cluster membership. */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ACCESS_TOKEN_HEADER } from "../acl.ts";
-import { errorBodyFor, fromEngineError, toJson } from "../envelope.ts";
+import { toJson } from "../envelope.ts";
 import { sendJson } from "../reply.ts";
 import { RequestParams } from "../request-params.ts";
+import { allowRoute } from "../route-access.ts";
 import type { ServerContext } from "../server-context.ts";
 
 const NOT_READY = "Please retry again, server is not ready to accept requests";
-
-/** Under ACL, `/health?all` and `/state` are for guardians only. */
-async function requireGuardian(ctx: ServerContext, request: FastifyRequest): Promise<void> {
-  if (!ctx.acl) return;
-  const token = request.headers[ACCESS_TOKEN_HEADER];
-  const claims = await ctx.acl.verifyAccessToken(Array.isArray(token) ? token[0] : token);
-  ctx.acl.requireGuardian(claims);
-}
-
-async function guardianOrError(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply) {
-  try {
-    await requireGuardian(ctx, request);
-    return true;
-  } catch (e) {
-    sendJson(reply, errorBodyFor(fromEngineError(e, "Error", false)));
-    return false;
-  }
-}
 
 /** One `pb.HealthInfo` entry for this node, omitempty fields left out. */
 function healthInfo(ctx: ServerContext) {
@@ -44,12 +26,13 @@ function healthInfo(ctx: ServerContext) {
 
 export function healthRoute(ctx: ServerContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.headers(ctx.responseHeaders);
+    reply.headers(ctx.responseHeaders(request.headers.origin));
     const params = RequestParams.fromUrl(request.raw.url ?? "");
     if (ctx.draining && !params.has("live")) {
       return reply.code(503).header("content-type", "text/plain; charset=utf-8").send(NOT_READY);
     }
-    if (params.has("all") && !(await guardianOrError(ctx, request, reply))) return reply;
+    // Under ACL, `/health?all` is for guardians; plain /health stays open (probes, client version checks).
+    if (params.has("all") && !(await allowRoute(ctx, request, reply, "guardian"))) return reply;
     return sendJson(reply, toJson([healthInfo(ctx)]));
   };
 }
@@ -67,8 +50,9 @@ async function predicates(ctx: ServerContext): Promise<string[]> {
 
 export function stateRoute(ctx: ServerContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.headers(ctx.responseHeaders);
-    if (!(await guardianOrError(ctx, request, reply))) return reply;
+    reply.headers(ctx.responseHeaders(request.headers.origin));
+    // Cluster state names the galaxy's predicates and the leases of every namespace: galaxy guardians only.
+    if (!(await allowRoute(ctx, request, reply, "galaxy-guardian"))) return reply;
     const maxTs = String(ctx.engine.maxAssignedTs());
     const member = (groupId: number, addr: string) => ({
       id: "1",
@@ -108,7 +92,7 @@ export function stateRoute(ctx: ServerContext) {
       zeros: { "1": member(0, ctx.address) },
       maxUID: String(ctx.engine.maxLeasedUid()),
       maxTxnTs: maxTs,
-      maxNsID: "0",
+      maxNsID: String(Math.max(...ctx.engine.listNamespaces())),
       maxRaftId: "1",
       removed: [],
       cid: ctx.clusterId,
