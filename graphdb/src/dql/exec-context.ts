@@ -9,7 +9,12 @@ import type { VarStore } from "./variables.ts";
  * slice is used (`budget.sliceUsed()`), and returns its result. The async driver resumes it after other
  * work had its turn; the sync driver just runs it to the end.
  */
-export type Steps<T = void> = Generator<undefined, T, undefined>;
+/**
+ * Execution in steps. A step yields `undefined` where the query may pause, or — only when
+ * `ExecContext.awaits` — a promise of work done off the event loop (a password hash), which the driver
+ * awaits before going on.
+ */
+export type Steps<T = void> = Generator<undefined | Promise<void>, T, undefined>;
 
 /** Uids read per step by batch reads over long lists, between two chances to pause. */
 export const CHUNK = 4096;
@@ -32,6 +37,8 @@ export interface ExecContext {
   readonly metrics: Map<string, number>;
   /** The last batch of values read per predicate (see readValues); the snapshot never changes. */
   readonly valueMemo?: Map<string, ValueBatch>;
+  /** The driver awaits promises the steps yield (executeQueryAsync); without it, all work is synchronous. */
+  readonly awaits?: boolean;
 }
 
 interface ValueBatch {

@@ -87,12 +87,13 @@ export async function executeQueryAsync(
   opts: QueryOptions = {},
 ): Promise<QueryResult> {
   const budget = budgetFor(opts);
-  const steps = querySteps(reader, doc, opts, budget);
+  const steps = querySteps(reader, doc, opts, budget, true);
   for (;;) {
     budget.startSlice(TIME_SLICE_MS);
     const step = steps.next();
     if (step.done) return step.value;
-    await new Promise<void>((resume) => setImmediate(resume));
+    if (step.value !== undefined) await step.value;
+    else await new Promise<void>((resume) => setImmediate(resume));
   }
 }
 
@@ -105,6 +106,7 @@ function* querySteps(
   doc: DqlDocument,
   opts: QueryOptions,
   budget: QueryBudget,
+  awaits = false,
 ): Steps<QueryResult> {
   if (doc.schema !== undefined) return schemaResult(reader, doc);
   const ctx: ExecContext = {
@@ -114,6 +116,7 @@ function* querySteps(
     debug: opts.debug === true,
     metrics: new Map(),
     valueMemo: new Map(),
+    awaits,
   };
   let blocks: SubGraph[];
   try {

@@ -11,7 +11,7 @@ import { DgraphError } from "../engine/errors.ts";
 import type { UidList, ValuePosting } from "../engine/graph-reader.ts";
 import { EMPTY_UID_LIST, filterUids, intersect, sortedUids, unionAll } from "../posting/uid-algebra.ts";
 import type { PredicateSchema } from "../schema/schema-types.ts";
-import { checkPassword } from "../types/password.ts";
+import { checkPassword, checkPasswordAsync } from "../types/password.ts";
 import type { FilterTree } from "./ast.ts";
 import {
   addMetric,
@@ -345,7 +345,8 @@ function* processCount(ctx: ExecContext, sg: SubGraph, scope: VarScope): Steps {
 function* processCheckPwd(ctx: ExecContext, sg: SubGraph): Steps {
   const schema = ctx.reader.schema.predicate(sg.attr);
   const n = sg.src.length;
-  sg.checks = new Uint8Array(n);
+  const checks = new Uint8Array(n);
+  sg.checks = checks;
   if (schema === undefined) return;
   if (schema.type !== "password") {
     throw new DgraphError(
@@ -356,10 +357,18 @@ function* processCheckPwd(ctx: ExecContext, sg: SubGraph): Steps {
   for (let i = 0; i < n; i++) {
     const row = rows[i];
     if (row.length === 0) continue;
-    // Each check hashes (scrypt, tens of ms): look at the clock before every one.
+    // Each check hashes (scrypt, tens of ms): look at the clock before every one. The async driver
+    // hashes on libuv's thread pool, so the event loop serves other requests meanwhile.
     ctx.budget.checkTime();
+    const stored = String(row[0].value.value);
+    if (ctx.awaits) {
+      yield checkPasswordAsync(stored, sg.password).then((ok) => {
+        checks[i] = ok ? 2 : 1;
+      });
+      continue;
+    }
     if (ctx.budget.sliceUsed()) yield;
-    sg.checks[i] = checkPassword(String(row[0].value.value), sg.password) ? 2 : 1;
+    checks[i] = checkPassword(stored, sg.password) ? 2 : 1;
   }
 }
 

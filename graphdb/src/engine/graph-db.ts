@@ -25,7 +25,7 @@ import { Oracle } from "../txn/oracle.ts";
 import { SnapshotManager } from "../txn/snapshot-manager.ts";
 import { Transaction } from "../txn/transaction.ts";
 import { TxnReader } from "../txn/txn-reader.ts";
-import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../types/password.ts";
+import { hashPasswordAsync, MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../types/password.ts";
 import type { TypedValue } from "../types/scalar.ts";
 import { accountUpserts, GROOT_DEFAULT_PASSWORD, GROOT_USER } from "./acl-accounts.ts";
 import { BulkLoader, type BulkLoadOptions, type BulkLoadResult } from "./bulk-loader.ts";
@@ -331,7 +331,18 @@ export class GraphDB implements GraphEngine {
         { edges: p.set, op: "set" as const },
       ]),
     );
-    const applier = new MutationApplier(txn, reader, ns.schema, services, (p) =>
+    let applyServices = services;
+    if (services === this.services) {
+      applyServices = await this.prehashPasswords(
+        ns,
+        chosen.flatMap((p) => p.set),
+      );
+      // Other requests ran while the passwords were hashed.
+      const state = txn.state as Transaction["state"];
+      if (state === "aborted") throw new TxnConflictError();
+      if (state !== "open") throw new DgraphError("Transaction has already been committed");
+    }
+    const applier = new MutationApplier(txn, reader, ns.schema, applyServices, (p) =>
       this.persistPredicate(ns, p),
     );
     try {
@@ -351,6 +362,42 @@ export class GraphDB implements GraphEngine {
       queriesJson: queryResult?.json,
       txn: ctx,
       latency: latency(t0, t1, t2, t3, assigned),
+    };
+  }
+
+  /**
+   * Hashes the passwords a mutation sets on libuv's thread pool, two at a time (leaving the pool to
+   * others), so that a mutation of many password values does not hold the event loop for tens of ms
+   * each; the applier then takes the hashes from here. Values it cannot see yet (`val()`) are hashed by
+   * the applier itself.
+   */
+  private async prehashPasswords(ns: Namespace, edges: Edge[]): Promise<ValueServices> {
+    const plains = new Set<string>();
+    for (const e of edges) {
+      if (e.object.kind !== "literal" || ns.schema.predicate(e.predicate)?.type !== "password") continue;
+      try {
+        const value = this.services.convert(
+          { type: e.object.type, value: e.object.value } as TypedValue,
+          "password",
+          e.predicate,
+        );
+        plains.add(String(value.value));
+      } catch {
+        // The applier reports it, with the edge.
+      }
+    }
+    if (plains.size === 0) return this.services;
+    const hashes = new Map<string, string>();
+    const pending = [...plains];
+    const hashInTurn = async () => {
+      for (let plain = pending.pop(); plain !== undefined; plain = pending.pop()) {
+        hashes.set(plain, await hashPasswordAsync(plain));
+      }
+    };
+    await Promise.all([hashInTurn(), hashInTurn()]);
+    return {
+      ...this.services,
+      hashPassword: (plain) => hashes.get(plain) ?? this.services.hashPassword(plain),
     };
   }
 

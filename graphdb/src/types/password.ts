@@ -1,4 +1,4 @@
-import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
+import { randomBytes, type ScryptOptions, scrypt, scryptSync, timingSafeEqual } from "node:crypto";
 import { DgraphError } from "../engine/errors.ts";
 
 /**
@@ -33,5 +33,32 @@ export function checkPassword(stored: string, candidate: string): boolean {
   const expected = Buffer.from(parts[2], "base64");
   if (salt.length === 0 || expected.length !== KEY_BYTES) return false;
   const actual = scryptSync(candidate, salt, KEY_BYTES);
+  return timingSafeEqual(actual, expected);
+}
+
+/** hashPassword, hashing on libuv's thread pool instead of the calling thread. */
+export async function hashPasswordAsync(plain: string): Promise<string> {
+  if (plain.length < MIN_PASSWORD_LENGTH) throw new DgraphError(PASSWORD_TOO_SHORT);
+  const salt = randomBytes(SALT_BYTES);
+  const hash = await scryptAsync(plain, salt);
+  return `${PREFIX}$${salt.toString("base64")}$${hash.toString("base64")}`;
+}
+
+function scryptAsync(plain: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(plain, salt, KEY_BYTES, {} satisfies ScryptOptions, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
+}
+
+/** checkPassword, hashing on libuv's thread pool instead of the calling thread. */
+export async function checkPasswordAsync(stored: string, candidate: string): Promise<boolean> {
+  const parts = stored.split("$");
+  if (parts.length !== 3 || parts[0] !== PREFIX) return false;
+  const salt = Buffer.from(parts[1], "base64");
+  const expected = Buffer.from(parts[2], "base64");
+  if (salt.length === 0 || expected.length !== KEY_BYTES) return false;
+  const actual = await scryptAsync(candidate, salt);
   return timingSafeEqual(actual, expected);
 }
