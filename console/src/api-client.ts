@@ -190,16 +190,17 @@ export class ApiClient {
     return this.request("GET", `/api/apps/${enc(app)}/activity?${params}`);
   }
 
-  graphQuery(query: string): Promise<unknown> {
-    return this.request("POST", "/api/graph/query", { query });
+  /** DQL in the app's own namespace of the platform's graph database. */
+  graphQuery(app: string, query: string): Promise<unknown> {
+    return this.request("POST", `/api/apps/${enc(app)}/graph/query`, { query });
   }
 
-  graphSchema(): Promise<GraphSchema> {
-    return this.request("GET", "/api/graph/schema");
+  graphSchema(app: string): Promise<GraphSchema> {
+    return this.request("GET", `/api/apps/${enc(app)}/graph/schema`);
   }
 
-  async graphDrop(allDataAndSchema: boolean): Promise<void> {
-    await this.request("POST", "/api/graph/drop", { allDataAndSchema });
+  async graphDrop(app: string, allDataAndSchema: boolean): Promise<void> {
+    await this.request("POST", `/api/apps/${enc(app)}/graph/drop`, { allDataAndSchema });
   }
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -25,6 +25,12 @@ export interface LoadApp {
   appName: string;
   /** The app's decrypted env vars (names like TRELLIS_<CONNECTION>_<PLACEHOLDER>). */
   env: Record<string, string>;
+  /**
+   * The app's own namespace of the platform's graph database, as a `dgraph://` connection string with
+   * its credentials: the app's `graphdb` connections to a loopback address (`localhost:9080`) go there.
+   * Absent when the platform serves no graph database.
+   */
+  graphdb?: string;
   onExecution: (execution: ExecutionRecord) => void;
 }
 

@@ -4,6 +4,7 @@ import type { AuthThrottle } from "./api/auth-throttle.ts";
 import type { Deployer } from "./deploy/deployer.ts";
 import type { DeploymentStore } from "./deploy/deployment-files.ts";
 import type { AppInstances } from "./gateway/app-instances.ts";
+import type { AppNamespaces } from "./graph/app-namespaces.ts";
 import type { PlatformMetrics } from "./metrics.ts";
 import type { MetadataStore } from "./store/metadata-store.ts";
 
@@ -15,8 +16,10 @@ export interface PlatformContext {
   files: DeploymentStore;
   metrics: PlatformMetrics;
   logger: Logger;
-  /** The platform's embedded graph database (console Graph tab, /admin/slash). */
+  /** The platform's embedded graph database (console Graph tab, /admin/slash), used in-process. */
   graph: GraphDB;
+  /** Each app's namespace of it. */
+  namespaces: AppNamespaces;
   adminToken: string;
   /** Backoff per client address for failed token checks (control plane, /metrics, /admin/slash). */
   authThrottle: AuthThrottle;

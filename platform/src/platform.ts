@@ -3,7 +3,6 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
-import { createGraphDB, createGrpcServer, createHttpServer } from "@trellis/graphdb";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { type Logger, pino } from "pino";
 import { slashRoute } from "./admin/slash-route.ts";
@@ -21,8 +20,11 @@ import type { AppRuntime } from "./app-runtime.ts";
 import { DEFAULT_ARCHIVE_LIMITS } from "./deploy/build-archive.ts";
 import { Deployer } from "./deploy/deployer.ts";
 import { DeploymentStore } from "./deploy/deployment-files.ts";
+import { displayHost } from "./display-host.ts";
 import { AppInstances } from "./gateway/app-instances.ts";
 import { gatewayRoutes } from "./gateway/gateway-routes.ts";
+import { AppNamespaces } from "./graph/app-namespaces.ts";
+import { openPlatformGraph } from "./graph/platform-graph.ts";
 import { PlatformMetrics } from "./metrics.ts";
 import { metricsRoute, startMetricsListener } from "./metrics-endpoint.ts";
 import type { PlatformContext } from "./platform-context.ts";
@@ -90,7 +92,8 @@ export interface RunningPlatform {
   adminToken: string;
   /** Where the admin token is kept; empty when it came from the options or the environment. */
   adminTokenFile: string;
-  graphdb: { httpUrl: string; grpcTarget: string };
+  /** The embedded graph database's addresses (empty when not served) and the operator's groot password file. */
+  graphdb: { httpUrl: string; grpcTarget: string; grootPasswordFile: string };
   /** The token-less metrics listener's `/metrics` URL; empty when `metrics` was not given. */
   metricsUrl: string;
   /** Unloads idle apps now (the sweeper does it periodically); returns their names. */
@@ -108,7 +111,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   await mkdir(dataDir, { recursive: true });
   const idleMs = options.idleMs ?? envNumber("TRELLIS_IDLE_TIMEOUT_MS") ?? DEFAULT_IDLE_MS;
   const { token: adminToken, file: adminTokenFile } = await loadAdminToken(dataDir, options.adminToken);
-  const cipher = new EnvCipher(await loadMasterKey(dataDir));
+  const masterKey = await loadMasterKey(dataDir);
+  const cipher = new EnvCipher(masterKey);
   const databaseUrl = options.databaseUrl ?? process.env.TRELLIS_DATABASE_URL;
   const sql: SqlDb = databaseUrl
     ? await openPostgresDb(databaseUrl, { schema: options.databaseSchema })
@@ -123,24 +127,43 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     closers.push(() => store.close());
 
     const graphOptions = options.graphdb ?? {};
-    const graph = createGraphDB({ dir: join(dataDir, "graphdb") });
+    const graph = await openPlatformGraph({
+      dataDir,
+      masterKey,
+      logger,
+      serve: graphOptions.enabled !== false,
+      httpPort: graphOptions.httpPort ?? 8080,
+      grpcPort: graphOptions.grpcPort ?? 9080,
+      host: graphOptions.host ?? "127.0.0.1",
+    });
     closers.push(() => graph.close());
-    let graphdb = { httpUrl: "", grpcTarget: "" };
-    if (graphOptions.enabled !== false) {
-      const host = graphOptions.host ?? "127.0.0.1";
-      const http = createHttpServer(graph.engine, { logger });
-      const { port: httpPort } = await http.listen(graphOptions.httpPort ?? 8080, host);
-      closers.push(() => http.close());
-      const grpc = createGrpcServer(graph.engine, { logger });
-      const { port: grpcPort } = await grpc.listen(graphOptions.grpcPort ?? 9080, host);
-      closers.push(() => grpc.close());
-      const shown = displayHost(host);
-      graphdb = { httpUrl: `http://${shown}:${httpPort}`, grpcTarget: `${shown}:${grpcPort}` };
-    }
+    const graphdb = {
+      httpUrl: graph.httpUrl,
+      grpcTarget: graph.grpcTarget,
+      grootPasswordFile: graph.grootPasswordFile,
+    };
+    const namespaces = await AppNamespaces.open(
+      graph.engine,
+      join(dataDir, "graph-namespaces.json"),
+      masterKey,
+      logger,
+    );
 
     const metrics = new PlatformMetrics();
     const files = new DeploymentStore(dataDir);
-    const instances = new AppInstances({ store, runtime: options.runtime, files, metrics, logger, idleMs });
+    const instances = new AppInstances({
+      store,
+      runtime: options.runtime,
+      files,
+      metrics,
+      logger,
+      idleMs,
+      // An app's graphdb connections to this machine reach its own namespace, as its groot.
+      graphConnection: async (app) => {
+        const { namespace, password } = await namespaces.of(app);
+        return graph.connectionString(namespace, password);
+      },
+    });
     closers.push(() => instances.close());
     const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_ARCHIVE_LIMITS.maxCompressedBytes;
     const deployer = new Deployer({
@@ -170,6 +193,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       metrics,
       logger,
       graph: graph.engine,
+      namespaces,
       adminToken,
       authThrottle: new AuthThrottle(options.authThrottle),
       appUrl: (app) => `${options.publicUrl ?? baseUrl}/apps/${app}/graphql`,
@@ -253,7 +277,7 @@ async function registerRoutes(
     graphRoutes(api, ctx);
   });
   gatewayRoutes(server, ctx, options.appDomain ?? "localhost");
-  slashRoute(server, ctx);
+  slashRoute(server, ctx, options.appDomain ?? "localhost");
 
   const consoleDir = options.consoleDir ?? defaultConsoleDir();
   if (consoleDir && existsSync(join(consoleDir, "index.html"))) {
@@ -285,11 +309,6 @@ function defaultConsoleDir(): string | undefined {
   const inCheckout = existsSync(fileURLToPath(new URL("../src/", import.meta.url)));
   const dir = fileURLToPath(new URL(inCheckout ? "../../console/dist" : "../console-dist", import.meta.url));
   return existsSync(join(dir, "index.html")) ? dir : undefined;
-}
-
-function displayHost(host: string): string {
-  if (host === "0.0.0.0" || host === "::" || host === "") return "localhost";
-  return host.includes(":") ? `[${host}]` : host;
 }
 
 /** PEM text as given, or read from the file it names. */

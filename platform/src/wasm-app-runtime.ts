@@ -34,10 +34,11 @@ export function createWasmAppRuntime(options: WasmAppRuntimeOptions = {}): AppRu
       const { functions } = await prepareUploadedBuild(buildDir, { ceilings });
       return { functions };
     },
-    async loadApp(buildDir, { appName, env, onExecution }) {
+    async loadApp(buildDir, { appName, env, graphdb, onExecution }) {
       const app = await loadApp(buildDir, {
         appName,
         env,
+        loopbackGraphdb: graphdb,
         workers: options.workers,
         maxResultBytes,
         maxLogBytes,

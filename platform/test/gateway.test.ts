@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appFromHost } from "../src/gateway/gateway-routes.ts";
+import { appFromHost } from "../src/gateway/app-host.ts";
 import { type Json, startTestPlatform, type TestPlatform } from "./support/test-platform.ts";
 
 /** POST with a chosen Host header (fetch does not let one set it). */

@@ -6,7 +6,12 @@
 // Loading and serving built apps
 export type { LoadAppOptions, LoadedApp } from "./app/load-app.ts";
 export { COMPONENT_FILE, InvalidBuildError, loadApp, TRANSPILED_DIR, validateBuild } from "./app/load-app.ts";
-export { type PrepareBuildOptions, type PreparedBuild, prepareUploadedBuild } from "./app/prepare-build.ts";
+export {
+  type LimitCeilings,
+  type PrepareBuildOptions,
+  type PreparedBuild,
+  prepareUploadedBuild,
+} from "./app/prepare-build.ts";
 // Building
 export type { BuildOptions, BuildSummary } from "./build/build.ts";
 export { buildApp, detectLanguage } from "./build/build.ts";

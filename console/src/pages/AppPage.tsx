@@ -58,7 +58,7 @@ export function AppPage({ name, tab }: Props) {
                 {tab === "keys" ? <KeysTab app={data.name} /> : null}
                 {tab === "deployments" ? <DeploymentsTab app={data.name} onChanged={reload} /> : null}
                 {tab === "activity" ? <ActivityTab app={data} /> : null}
-                {tab === "graph" ? <GraphTab /> : null}
+                {tab === "graph" ? <GraphTab app={data.name} /> : null}
               </Tabs>
             </>
           );

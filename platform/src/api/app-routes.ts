@@ -43,6 +43,8 @@ export function appRoutes(api: FastifyInstance, ctx: PlatformContext): void {
     if (!(await ctx.store.deleteApp(app))) throw notFound(`no app named "${app}"`);
     ctx.instances.invalidate(app, "deleted");
     await ctx.files.removeApp(app);
+    // A new app of the same name must not find this one's data.
+    await ctx.namespaces.drop(app);
     return reply.code(204).send();
   });
 

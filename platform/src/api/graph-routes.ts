@@ -3,30 +3,47 @@ import type { FastifyInstance } from "fastify";
 import type { PlatformContext } from "../platform-context.ts";
 import { badRequest } from "./api-errors.ts";
 
-/** The console's view of the platform's embedded graph database: DQL queries, schema, drop. */
+/**
+ * The console's Graph tab: DQL queries, the schema and drops, each in the app's own namespace of the
+ * platform's graph database (created on first use), never another app's.
+ */
 export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
-  api.post<{ Body: { query?: unknown; vars?: Record<string, string> } }>(
-    "/api/graph/query",
+  const namespaceOf = async (app: string) => {
+    await ctx.store.requireApp(app);
+    return (await ctx.namespaces.of(app)).namespace;
+  };
+
+  api.post<{ Params: { app: string }; Body: { query?: unknown; vars?: Record<string, string> } }>(
+    "/api/apps/:app/graph/query",
     async (request) => {
       const query = request.body?.query;
       if (typeof query !== "string" || query.trim() === "") throw badRequest('send {"query": "<DQL>"}');
-      const res = await dql(() => ctx.graph.query({ query, vars: request.body?.vars, readOnly: true }));
+      const namespace = await namespaceOf(request.params.app);
+      const res = await dql(() =>
+        ctx.graph.query({ namespace, query, vars: request.body?.vars, readOnly: true }),
+      );
       return { data: JSON.parse(res.json), extensions: { server_latency: res.latency, txn: res.txn } };
     },
   );
 
-  api.get("/api/graph/schema", async () => {
-    const res = await dql(() => ctx.graph.query({ query: "schema {}", readOnly: true }));
+  api.get<{ Params: { app: string } }>("/api/apps/:app/graph/schema", async (request) => {
+    const namespace = await namespaceOf(request.params.app);
+    const res = await dql(() => ctx.graph.query({ namespace, query: "schema {}", readOnly: true }));
     const data = JSON.parse(res.json) as { schema?: unknown[]; types?: unknown[] };
     return { schema: data.schema ?? [], types: data.types ?? [] };
   });
 
-  api.post<{ Body: { allDataAndSchema?: unknown } }>("/api/graph/drop", async (request) => {
-    const all = request.body?.allDataAndSchema === true;
-    await ctx.graph.alter(all ? { dropAll: true } : { dropOp: "DATA" });
-    ctx.logger.warn({ allDataAndSchema: all }, "graph data dropped from the console");
-    return { ok: true };
-  });
+  api.post<{ Params: { app: string }; Body: { allDataAndSchema?: unknown } }>(
+    "/api/apps/:app/graph/drop",
+    async (request) => {
+      const { app } = request.params;
+      const all = request.body?.allDataAndSchema === true;
+      const namespace = await namespaceOf(app);
+      await ctx.graph.alter(all ? { namespace, dropAll: true } : { namespace, dropOp: "DATA" });
+      ctx.logger.warn({ app, namespace, allDataAndSchema: all }, "app graph data dropped from the console");
+      return { ok: true };
+    },
+  );
 }
 
 /** Engine errors (bad DQL) are the caller's: 400 with Dgraph's message. */

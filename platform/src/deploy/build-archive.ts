@@ -61,15 +61,23 @@ export async function extractBuildArchive(
       }),
     );
   } catch (e) {
-    await rm(dir, { recursive: true, force: true });
+    await discard(dir);
     if (checker.problem) throw reject(checker.problem);
     if (e instanceof LimitExceeded) throw reject(e.message);
     throw reject(`the archive is corrupt (${(e as Error).message}): send a tar.gz of your build/ folder`);
   }
   if (checker.problem || checker.entries === 0) {
-    await rm(dir, { recursive: true, force: true });
+    await discard(dir);
     throw reject(checker.problem ?? "the archive is empty: did the build write anything to build/?");
   }
+}
+
+/**
+ * Removes a rejected upload's files. The extractor may still be finishing writes it had started when the
+ * stream failed (ENOTEMPTY while removing): retried, and never what the uploader is told.
+ */
+async function discard(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 }).catch(() => {});
 }
 
 /** Checks entries as the parser meets them; the first problem rejects the whole upload. */

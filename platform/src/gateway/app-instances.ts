@@ -23,6 +23,8 @@ export interface AppInstancesOptions {
   logger: Logger;
   /** Idle time after which an app is unloaded (scale to zero). */
   idleMs: number;
+  /** The app's own graph database connection (`dgraph://`, with its credentials), if the platform serves one. */
+  graphConnection?: (app: string) => Promise<string | undefined>;
 }
 
 /**
@@ -110,9 +112,11 @@ export class AppInstances {
     const started = performance.now();
     const loaded = (async () => {
       const env = await store.envFor(app);
+      const graphdb = await this.options.graphConnection?.(app);
       return runtime.loadApp(await files.buildDir(app, deploymentId), {
         appName: app,
         env,
+        ...(graphdb ? { graphdb } : {}),
         onExecution: (e) => this.record(app, e),
       });
     })();

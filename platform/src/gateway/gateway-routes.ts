@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PlatformContext } from "../platform-context.ts";
 import { bearerToken } from "../secrets/tokens.ts";
 import { APP_NAME } from "../store/metadata-store.ts";
+import { appFromHost } from "./app-host.ts";
 
 const graphqlError = (reply: FastifyReply, status: number, message: string, code: string) =>
   reply
@@ -92,15 +93,6 @@ export function gatewayRoutes(server: FastifyInstance, ctx: PlatformContext, app
       return serve(app, request, reply);
     });
   });
-}
-
-/** `my-app` from `my-app.localhost:8787`. */
-export function appFromHost(host: string | undefined, appDomain: string): string | undefined {
-  const name = (host ?? "").replace(/:\d+$/, "").toLowerCase();
-  const suffix = `.${appDomain.toLowerCase()}`;
-  if (!name.endsWith(suffix)) return undefined;
-  const app = name.slice(0, -suffix.length);
-  return APP_NAME.test(app) ? app : undefined;
 }
 
 function toWebRequest(request: FastifyRequest): Request {

@@ -59,3 +59,25 @@ export async function writeBuild(dir: string, files: BuildFiles = {}): Promise<s
 export async function buildArchive(dir: string, files: BuildFiles = {}): Promise<Buffer> {
   return packBuild(await writeBuild(dir, files));
 }
+
+/** Apps that write and read their graph through the platform-issued connection (dgraph-js, logged in). */
+export const GRAPH_APP = {
+  schema: `type Query { names: [String!]! }
+type Mutation { seed(names: [String!]!): Boolean! }`,
+  resolvers: `export const resolvers = {
+  Query: {
+    names: async (_s, _a, ctx) => {
+      const json = await ctx.graph.query("{ q(func: has(name), orderasc: name) { name } }");
+      return json.q.map((n) => n.name);
+    },
+  },
+  Mutation: {
+    seed: async (_s, { names }, ctx) => {
+      await ctx.graph.alter("name: string @index(exact) .\\ntype Person {\\n  name\\n}");
+      await ctx.graph.mutate(names.map((n, i) => "_:n" + i + " <name> " + JSON.stringify(n) + " .").join("\\n"));
+      return true;
+    },
+  },
+};
+`,
+};

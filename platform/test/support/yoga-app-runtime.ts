@@ -7,6 +7,9 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { credentials } from "@grpc/grpc-js";
+import { parseDgraphConnectionString } from "@trellis/graphdb";
+import * as dgraph from "dgraph-js";
 import { buildSchema, type GraphQLFieldResolver } from "graphql";
 import { createSchema, createYoga } from "graphql-yoga";
 import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
@@ -18,6 +21,55 @@ type Resolvers = Record<string, Record<string, GraphQLFieldResolver<unknown, App
 export interface AppContext {
   env: Record<string, string>;
   log(level: string, message: string): void;
+  /**
+   * The app's graph namespace (LoadApp.graphdb) through the real dgraph-js client, as the WebAssembly
+   * runtime's graphdb connections reach it: `query` returns the JSON, `mutate` commits N-Quads.
+   */
+  graph: {
+    query(dql: string): Promise<unknown>;
+    mutate(nquads: string): Promise<void>;
+    alter(schema: string): Promise<void>;
+  };
+}
+
+/** A dgraph-js client logged into the namespace of a `dgraph://` connection string, on first use. */
+function graphClient(connection: string | undefined): { api: AppContext["graph"]; close(): void } {
+  let client: { stub: dgraph.DgraphClientStub; ready: Promise<unknown> } | undefined;
+  const open = () => {
+    if (!connection) throw new Error("the platform gave this app no graph database");
+    if (!client) {
+      const target = parseDgraphConnectionString(connection);
+      const stub = new dgraph.DgraphClientStub(target.target, credentials.createInsecure());
+      const ready = stub.loginIntoNamespace(target.username, target.password, target.namespace ?? 0);
+      client = { stub, ready };
+    }
+    return client;
+  };
+  return {
+    api: {
+      async query(dql) {
+        const c = open();
+        await c.ready;
+        return (await new dgraph.DgraphClient(c.stub).newTxn({ readOnly: true }).query(dql)).getJson();
+      },
+      async mutate(nquads) {
+        const c = open();
+        await c.ready;
+        const mu = new dgraph.Mutation();
+        mu.setSetNquads(nquads);
+        mu.setCommitNow(true);
+        await new dgraph.DgraphClient(c.stub).newTxn().mutate(mu);
+      },
+      async alter(schema) {
+        const c = open();
+        await c.ready;
+        const op = new dgraph.Operation();
+        op.setSchema(schema);
+        await new dgraph.DgraphClient(c.stub).alter(op);
+      },
+    },
+    close: () => client?.stub.close(),
+  };
 }
 
 export class YogaAppRuntime implements AppRuntime {
@@ -42,8 +94,9 @@ export class YogaAppRuntime implements AppRuntime {
   async loadApp(buildDir: string, options: LoadApp): Promise<LoadedApp> {
     const { typeDefs, resolvers } = await readBuild(buildDir);
     this.loads++;
+    const graph = graphClient(options.graphdb);
     const yoga = createYoga({
-      schema: createSchema({ typeDefs, resolvers: recorded(resolvers, options) }),
+      schema: createSchema({ typeDefs, resolvers: recorded(resolvers, options, graph.api) }),
       graphqlEndpoint: "*",
       logging: false,
       maskedErrors: false,
@@ -53,6 +106,7 @@ export class YogaAppRuntime implements AppRuntime {
       if (released) return;
       released = true;
       this.unloads++;
+      graph.close();
       await yoga.dispose();
     };
     return {
@@ -92,7 +146,7 @@ async function readBuild(buildDir: string): Promise<{ typeDefs: string; resolver
 }
 
 /** Wraps every Query/Mutation resolver so each call becomes an ExecutionRecord. */
-function recorded(resolvers: Resolvers, options: LoadApp): Resolvers {
+function recorded(resolvers: Resolvers, options: LoadApp, graph: AppContext["graph"]): Resolvers {
   const out: Resolvers = {};
   for (const [typeName, fields] of Object.entries(resolvers)) {
     out[typeName] = {};
@@ -102,6 +156,7 @@ function recorded(resolvers: Resolvers, options: LoadApp): Resolvers {
         const context: AppContext = {
           env: options.env,
           log: (level, message) => logs.push({ level, message }),
+          graph,
         };
         const startedAt = new Date();
         const t0 = performance.now();

@@ -50,6 +50,11 @@ export interface LoadAppOptions {
   /** Bounds on one call: the result's size and the log kept (defaults: 16 MiB, 256 Ki characters). */
   maxResultBytes?: number;
   maxLogBytes?: number;
+  /**
+   * Where the app's `graphdb` connections to a loopback address go, as a `dgraph://` connection string
+   * with credentials and namespace: the platform gives each app its own namespace this way.
+   */
+  loopbackGraphdb?: string;
   logger?: HostLogger;
 }
 
@@ -128,6 +133,7 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
     env: options.env,
     logger: options.logger,
     missingSecrets: options.missingSecrets,
+    loopbackGraphdb: options.loopbackGraphdb,
   });
   if (host.missingSecrets.length > 0) {
     options.logger?.warn(

@@ -5,7 +5,7 @@
  * call credentials.
  */
 import { credentials, Metadata } from "@grpc/grpc-js";
-import { type DgraphConnectionString, parseGrpcTarget } from "@trellis/graphdb";
+import { type DgraphConnectionString, isLoopbackHost, parseGrpcTarget } from "@trellis/graphdb";
 import * as dgraph from "dgraph-js";
 
 export interface GraphClientOptions {
@@ -25,6 +25,15 @@ export interface GraphMutateRequest {
     delNquads?: string;
     cond?: string;
   }[];
+}
+
+/** Whether a `grpcTarget` (`host:port` or `dgraph://…`) names this machine. */
+export function isLoopbackTarget(grpcTarget: string): boolean {
+  try {
+    return isLoopbackHost(parseGrpcTarget(grpcTarget).host);
+  } catch {
+    return false;
+  }
 }
 
 export class GraphClient {
@@ -72,11 +81,21 @@ export class GraphClient {
     return { deadline: Date.now() + this.options.timeoutMs };
   }
 
-  /** Logs in once when the connection string carries a user (ACL), as dgraph-js `open()` does. */
+  /**
+   * Logs in once when the connection string carries a user (ACL), as dgraph-js `open()` does, into its
+   * `namespace` (default 0). dgraph-js logs in again with the refresh token when the access token expires.
+   */
   private async ready(): Promise<void> {
     if (this.target.username === undefined) return;
     this.login ??= this.stub
-      .login(this.target.username, this.target.password, undefined, this.metadata(), this.callOptions())
+      .loginIntoNamespace(
+        this.target.username,
+        this.target.password,
+        this.target.namespace ?? 0,
+        undefined,
+        this.metadata(),
+        this.callOptions(),
+      )
       .catch((e) => {
         this.login = undefined;
         throw e;

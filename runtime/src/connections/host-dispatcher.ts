@@ -10,7 +10,7 @@ import { MissingSecretsError } from "../secrets/missing-secrets-error.ts";
 import { type RequiredVariable, requiredVariables } from "../secrets/required-variables.ts";
 import { type ResolvedConnections, resolveConnections } from "../secrets/resolve-connections.ts";
 import type { HostCallContext, HostCalls, HttpResponse } from "../wasm/host-calls.ts";
-import { GraphClient, type GraphMutateRequest } from "./graph-connection.ts";
+import { GraphClient, type GraphMutateRequest, isLoopbackTarget } from "./graph-connection.ts";
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   findHttpConnection,
@@ -49,6 +49,13 @@ export interface HostDispatcherOptions {
    * whose env vars are not all set yet; `missingSecrets` lists them for the startup warning).
    */
   missingSecrets?: "throw" | "defer";
+  /**
+   * The graph database of the host the app runs on, as a `dgraph://` connection string with the app's
+   * own credentials and namespace (the platform's per-app tenant). `graphdb` connections whose target is
+   * a loopback address (`localhost:9080`, as the starter app declares) reach it instead of their declared
+   * target and key; connections to other hosts are used as declared.
+   */
+  loopbackGraphdb?: string;
 }
 
 export type HostDispatcher = HostCalls & {
@@ -117,7 +124,13 @@ export function createHostDispatcher(options: HostDispatcherOptions): HostDispat
   function graphClient(name: string): GraphClient {
     const conn = connectionOf(name, "graphdb");
     let client = graphClients.get(name);
-    if (!client) graphClients.set(name, (client = new GraphClient(conn.grpcTarget, conn.key, { timeoutMs })));
+    if (!client) {
+      const local = options.loopbackGraphdb !== undefined && isLoopbackTarget(conn.grpcTarget);
+      client = local
+        ? new GraphClient(options.loopbackGraphdb as string, undefined, { timeoutMs })
+        : new GraphClient(conn.grpcTarget, conn.key, { timeoutMs });
+      graphClients.set(name, client);
+    }
     return client;
   }
 

@@ -13,14 +13,14 @@ const EXAMPLE = `{
   }
 }`;
 
-/** The platform's graph database: run DQL, read the schema, drop data (with a clear warning). */
-export function GraphTab() {
+/** The app's own graph namespace: run DQL, read the schema, drop data (with a clear warning). */
+export function GraphTab({ app }: { app: string }) {
   const api = useApi();
   const [query, setQuery] = useState(EXAMPLE);
   const [result, setResult] = useState<string | null>(null);
   const [queryError, setQueryError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
-  const [schema, reloadSchema] = useAsync(useCallback(() => api.graphSchema(), [api]));
+  const [schema, reloadSchema] = useAsync(useCallback(() => api.graphSchema(app), [api, app]));
   const [drop, setDrop] = useState<null | "data" | "all">(null);
   const [dropped, setDropped] = useState<string | null>(null);
 
@@ -29,7 +29,7 @@ export function GraphTab() {
     setRunning(true);
     setQueryError(null);
     try {
-      setResult(JSON.stringify(await api.graphQuery(query), null, 2));
+      setResult(JSON.stringify(await api.graphQuery(app, query), null, 2));
     } catch (err) {
       setResult(null);
       setQueryError((err as Error).message);
@@ -44,7 +44,10 @@ export function GraphTab() {
 
   return (
     <div className="stack">
-      <p className="muted">The platform's graph database, shared by the apps that connect to it.</p>
+      <p className="muted">
+        This app's own namespace of the platform's graph database: what its <code>graphdb</code> connections
+        to <code>localhost</code> read and write. Other apps' data is not visible here.
+      </p>
       <form onSubmit={run} className="stack" aria-labelledby="dql-title">
         <h2 id="dql-title">DQL query</h2>
         <label htmlFor="dql-query" className="sr-only">
@@ -87,7 +90,7 @@ export function GraphTab() {
           what="schema"
           onRetry={reloadSchema}
           isEmpty={(s) => s.schema.length === 0 && s.types.length === 0}
-          empty={<p>The schema is empty. Apps or an /alter call define it.</p>}
+          empty={<p>The schema is empty. The app's functions (an alter through its connection) define it.</p>}
         >
           {(s) => (
             <>
@@ -143,7 +146,7 @@ export function GraphTab() {
 
       <section className="danger-zone" aria-labelledby="drop-title">
         <h2 id="drop-title">Drop data</h2>
-        <p>Deletes every node and edge in the graph database, for all apps.</p>
+        <p>Deletes every node and edge of this app's graph. Other apps are not affected.</p>
         <div className="actions">
           <button type="button" className="danger" onClick={() => setDrop("data")}>
             Drop all data…
@@ -164,7 +167,7 @@ export function GraphTab() {
         confirmLabel={drop === "all" ? "Drop data and schema" : "Drop all data"}
         onClose={() => setDrop(null)}
         onConfirm={async () => {
-          await api.graphDrop(drop === "all");
+          await api.graphDrop(app, drop === "all");
           setDropped(drop === "all" ? "All data and the schema were dropped." : "All data was dropped.");
           setResult(null);
           await reloadSchema();
