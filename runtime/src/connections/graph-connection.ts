@@ -77,8 +77,9 @@ export class GraphClient {
     return md;
   }
 
-  private callOptions() {
-    return { deadline: Date.now() + this.options.timeoutMs };
+  /** The call's deadline: the connection's timeout, or sooner when the function's own time ends first. */
+  private callOptions(deadline?: number) {
+    return { deadline: Math.min(deadline ?? Number.POSITIVE_INFINITY, Date.now() + this.options.timeoutMs) };
   }
 
   /**
@@ -103,16 +104,23 @@ export class GraphClient {
     await this.login;
   }
 
-  /** A read-only query; `vars` maps `$name` to a string (numbers and booleans are stringified). */
-  async query(query: string, vars: Record<string, unknown>): Promise<unknown> {
+  /**
+   * A read-only query; `vars` maps `$name` to a string (numbers and booleans are stringified). `deadline`
+   * (epoch ms, the function call's) ends it sooner than the connection's timeout; the server stops the
+   * query when the gRPC deadline passes.
+   */
+  async query(query: string, vars: Record<string, unknown>, deadline?: number): Promise<unknown> {
     await this.ready();
     const txn = this.client.newTxn({ readOnly: true });
-    const res = await txn.queryWithVars(query, stringVars(vars), this.metadata(), this.callOptions());
+    const res = await txn.queryWithVars(query, stringVars(vars), this.metadata(), this.callOptions(deadline));
     return res.getJson() ?? {};
   }
 
   /** Mutations (an upsert when `query` is given), committed at once. */
-  async mutate(request: GraphMutateRequest): Promise<{ json: unknown; uids: Record<string, string> }> {
+  async mutate(
+    request: GraphMutateRequest,
+    deadline?: number,
+  ): Promise<{ json: unknown; uids: Record<string, string> }> {
     await this.ready();
     const req = new dgraph.Request();
     if (request.query !== undefined) req.setQuery(request.query);
@@ -130,7 +138,7 @@ export class GraphClient {
       }),
     );
     req.setCommitNow(true);
-    const res = await this.client.newTxn().doRequest(req, this.metadata(), this.callOptions());
+    const res = await this.client.newTxn().doRequest(req, this.metadata(), this.callOptions(deadline));
     const uids: Record<string, string> = {};
     res.getUidsMap().forEach((uid: string, label: string) => {
       uids[label] = uid;
@@ -139,11 +147,11 @@ export class GraphClient {
   }
 
   /** Applies DQL schema text. */
-  async alter(schema: string): Promise<void> {
+  async alter(schema: string, deadline?: number): Promise<void> {
     await this.ready();
     const op = new dgraph.Operation();
     op.setSchema(schema);
-    await this.client.alter(op, this.metadata(), this.callOptions());
+    await this.client.alter(op, this.metadata(), this.callOptions(deadline));
   }
 
   close(): void {

@@ -240,7 +240,10 @@ export function createHostDispatcher(options: HostDispatcherOptions): HostDispat
         "graph-query",
         connection,
         `graph query on connection "${connection}" failed`,
-        async () => JSON.stringify(await graphClient(connection).query(query, parseJsonObject(vars, "vars"))),
+        async () =>
+          JSON.stringify(
+            await graphClient(connection).query(query, parseJsonObject(vars, "vars"), ctx.deadline),
+          ),
       );
     },
     graphMutate(ctx, connection, request) {
@@ -249,7 +252,8 @@ export function createHostDispatcher(options: HostDispatcherOptions): HostDispat
         "graph-mutate",
         connection,
         `graph mutate on connection "${connection}" failed`,
-        async () => JSON.stringify(await graphClient(connection).mutate(parseMutateRequest(request))),
+        async () =>
+          JSON.stringify(await graphClient(connection).mutate(parseMutateRequest(request), ctx.deadline)),
       );
     },
     graphAlter(ctx, connection, schema) {
@@ -259,7 +263,7 @@ export function createHostDispatcher(options: HostDispatcherOptions): HostDispat
         connection,
         `graph alter on connection "${connection}" failed`,
         async () => {
-          await graphClient(connection).alter(schema);
+          await graphClient(connection).alter(schema, ctx.deadline);
           return JSON.stringify({ code: "Success", message: "Done" });
         },
       );

@@ -16,6 +16,8 @@ export interface HttpResponse {
 export interface HostCallContext {
   executionId: string;
   functionName: string;
+  /** When the function call's time runs out (epoch ms), set once it runs: host calls need not outlive it. */
+  deadline?: number;
 }
 
 export interface HostCalls {

@@ -293,6 +293,7 @@ class WorkerPool implements WorkerPoolInvoker {
 
   private dispatch(pw: PooledWorker, call: Call): void {
     pw.current = call;
+    call.ctx.deadline = Date.now() + call.timeoutMs;
     pw.timer = setTimeout(() => {
       if (pw.current !== call) return;
       this.finish(

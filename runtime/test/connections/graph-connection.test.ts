@@ -145,3 +145,82 @@ describe("graph connections", () => {
     expect(by("down")).toMatchObject({ reachable: false, authenticated: false });
   });
 });
+
+/** 10,000 texts of 300 letters: a fuzzy match against a 300-letter string reads them for seconds. */
+function slowTexts(n: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    let text = "";
+    for (let k = 0; k < 300; k++) text += (i * 7 + k * 13) % 5 < 2 ? "a" : "b";
+    lines.push(`_:t${i} <text> "${text}" .`);
+  }
+  return lines.join("\n");
+}
+const SLOW_QUERY = `{ q(func: has(text)) @filter(match(text, "${"ba".repeat(150)}", 300)) { uid } }`;
+
+describe("the platform's graph database behind loopback targets", () => {
+  let g: Awaited<ReturnType<typeof startGraph>>;
+  let dispatcher: HostDispatcher;
+  let namespace: number;
+
+  beforeAll(async () => {
+    g = await startGraph(true);
+    namespace = await g.db.engine.createNamespace({ grootPassword: "app-secret-1" });
+    await g.db.engine.mutate({ commitNow: true, mutations: [{ setNquads: '_:x <name> "galaxy only" .' }] });
+    await g.db.engine.alter({ namespace, schema: "text: string @index(trigram) ." });
+    await g.db.engine.mutate({ namespace, commitNow: true, mutations: [{ setNquads: slowTexts(10_000) }] });
+    const manifest = parseManifest(
+      JSON.stringify({
+        connections: {
+          graph: { type: "graphdb", grpcTarget: "localhost:9080" },
+          ipv4: { type: "graphdb", grpcTarget: "dgraph://127.0.0.1:9080?sslmode=disable" },
+          elsewhere: { type: "graphdb", grpcTarget: "dgraph://unreachable.invalid:9080" },
+        },
+        limits: { timeoutMs: 10_000 },
+      }),
+    );
+    dispatcher = createHostDispatcher({
+      manifest,
+      env: {},
+      // As the platform gives it: this app's namespace, its groot, the real port.
+      loopbackGraphdb: `dgraph://groot:app-secret-1@${g.address}?sslmode=disable&namespace=${namespace}`,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await dispatcher?.close();
+    await stopGraph(g);
+  });
+
+  it("sends graphdb connections to a loopback address into the app's own namespace, logged in", async () => {
+    for (const connection of ["graph", "ipv4"]) {
+      await dispatcher.graphMutate(
+        ctx,
+        connection,
+        JSON.stringify({ mutations: [{ setNquads: `_:n <name> "from ${connection}" .` }] }),
+      );
+    }
+    const mine = JSON.parse(
+      await dispatcher.graphQuery(ctx, "graph", "{ q(func: has(name), orderasc: name) { name } }", "{}"),
+    );
+    expect(mine).toEqual({ q: [{ name: "from graph" }, { name: "from ipv4" }] });
+    // They landed in the namespace, not in the galaxy (whose node the app never sees).
+    const galaxy = await g.db.engine.query({ query: "{ q(func: has(name)) { name } }" });
+    expect(JSON.parse(galaxy.json)).toEqual({ q: [{ name: "galaxy only" }] });
+  });
+
+  it("leaves connections to other addresses as declared", async () => {
+    const statuses = await dispatcher.testConnections();
+    expect(statuses.find((s) => s.name === "elsewhere")).toMatchObject({ reachable: false });
+    expect(statuses.find((s) => s.name === "graph")).toMatchObject({ reachable: true, authenticated: true });
+  });
+
+  it("ends a graph query when the function call's time is up, not the connection's", async () => {
+    const started = performance.now();
+    const deadline = Date.now() + 300;
+    await expect(dispatcher.graphQuery({ ...ctx, deadline }, "graph", SLOW_QUERY, "{}")).rejects.toThrow(
+      /deadline/i,
+    );
+    expect(performance.now() - started).toBeLessThan(1500);
+  }, 30_000);
+});
