@@ -3,6 +3,7 @@
  * endpoint, an API key and a curl line within a minute. It goes through the same public API and deploy
  * client as everyone else. Skipped when any app exists.
  */
+import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { buildApp, createApp, deployBuild } from "@trellis/runtime";
@@ -23,10 +24,32 @@ const DEMO_ENV: Record<string, string> = {
   TRELLIS_DB_DATABASE_URL: "postgres://postgres@127.0.0.1:5432/postgres",
 };
 
+/**
+ * Creates and builds the demo app under `workDir` (what needs more than the serving process may do: the
+ * bin runs it before the server starts under Node's permission model). Returns the build folder; an
+ * existing build is reused.
+ */
+export async function buildDemoApp(
+  workDir: string,
+  onStep: (step: string) => void = () => {},
+): Promise<string> {
+  const dir = join(resolve(workDir), DEMO_APP);
+  const outDir = join(dir, "build");
+  if (existsSync(join(outDir, "app.wasm")) && existsSync(join(outDir, "trellis.json"))) return outDir;
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(resolve(workDir), { recursive: true });
+  onStep("Creating the demo app from the TypeScript template");
+  await createApp({ name: DEMO_APP, language: "typescript", dir });
+  onStep("Building the demo app");
+  return (await buildApp(dir)).outDir;
+}
+
 export async function deployDemoApp(options: {
   url: string;
   adminToken: string;
   workDir: string;
+  /** A build made beforehand (buildDemoApp); without it, the demo app is built here. */
+  buildDir?: string;
   onStep?: (step: string) => void;
 }): Promise<DemoApp | undefined> {
   const step = options.onStep ?? (() => {});
@@ -46,14 +69,7 @@ export async function deployDemoApp(options: {
 
   const { apps } = await api<{ apps: unknown[] }>("GET", "/api/apps");
   if (apps.length > 0) return undefined;
-
-  const dir = join(resolve(options.workDir), DEMO_APP);
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(resolve(options.workDir), { recursive: true });
-  step("Creating the demo app from the TypeScript template");
-  await createApp({ name: DEMO_APP, language: "typescript", dir });
-  step("Building the demo app");
-  const built = await buildApp(dir);
+  const buildDir = options.buildDir ?? (await buildDemoApp(options.workDir, step));
 
   const { deployToken } = await api<{ deployToken: string }>("POST", "/api/apps", { name: DEMO_APP });
   for (const [name, value] of Object.entries(DEMO_ENV)) {
@@ -64,7 +80,7 @@ export async function deployDemoApp(options: {
     url: options.url,
     app: DEMO_APP,
     token: deployToken,
-    buildDir: built.outDir,
+    buildDir,
     source: "cli",
   });
   const { secret } = await api<{ secret: string }>("POST", `/api/apps/${DEMO_APP}/keys`, { name: "demo" });

@@ -4,7 +4,8 @@
  */
 export type { AuthThrottleOptions } from "./api/auth-throttle.ts";
 export type { AppRuntime, ExecutionRecord, LoadApp, LoadedApp, LogLine } from "./app-runtime.ts";
-export { parsePlatformArgs, runPlatformCli, USAGE } from "./cli.ts";
+export { preparePlatform, runPlatformCli } from "./cli.ts";
+export { parsePlatformArgs, USAGE } from "./cli-args.ts";
 export type { PlatformOptions, RunningPlatform } from "./platform.ts";
 export { startPlatform } from "./platform.ts";
 export { createWasmAppRuntime } from "./wasm-app-runtime.ts";

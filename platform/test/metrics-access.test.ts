@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parsePlatformArgs } from "../src/cli.ts";
+import { parsePlatformArgs } from "../src/cli-args.ts";
 import { startTestPlatform, type TestPlatform } from "./support/test-platform.ts";
 
 /** /metrics names every app and its traffic: admin token on the main port, or a separate local listener. */

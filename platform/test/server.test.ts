@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { request } from "node:https";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parsePlatformArgs } from "../src/cli.ts";
+import { parsePlatformArgs } from "../src/cli-args.ts";
 import { startTestPlatform, type TestPlatform } from "./support/test-platform.ts";
 
 /** GET over HTTPS trusting exactly `ca`. */

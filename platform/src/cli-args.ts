@@ -1,0 +1,112 @@
+/**
+ * The `trellis-platform` command line: flags over the environment. Kept apart from the server so that the
+ * bin's launcher (which starts the server under Node's permission model) loads nothing else.
+ */
+import { existsSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { parseArgs } from "node:util";
+import type { PermissionPaths } from "./node-permissions.ts";
+import type { PlatformOptions } from "./platform.ts";
+
+export const USAGE = `Usage: trellis-platform [options]
+
+Options:
+  --port <port>             HTTP(S) port (env TRELLIS_PORT; default 8787)
+  --host <address>          listen address (env TRELLIS_HOST; default 0.0.0.0)
+  --data <dir>              data directory (env TRELLIS_DATA; default ./data/platform)
+  --database-url <url>      PostgreSQL for shared metadata (env TRELLIS_DATABASE_URL; default embedded PGlite)
+  --idle-timeout <ms>       scale an idle app to zero after this (env TRELLIS_IDLE_TIMEOUT_MS; default 300000)
+  --tls-cert <file>         serve HTTPS with this certificate (env TRELLIS_TLS_CERT) ...
+  --tls-key <file>          ... and key (env TRELLIS_TLS_KEY)
+  --graphdb-port <port>     embedded graph database HTTP port (default 8080)
+  --graphdb-grpc-port <p>   embedded graph database gRPC port (default 9080)
+  --no-graphdb              do not expose the embedded graph database's ports
+  --console-dir <dir>       the console's built files (default: the package's console-dist/; in a
+                            checkout of the repository console/dist, built on first start)
+  --metrics-port <port>     also serve /metrics without a token on this port (env TRELLIS_METRICS_PORT;
+                            default: none, /metrics on the main port takes the admin token)
+  --metrics-host <address>  listen address of --metrics-port (env TRELLIS_METRICS_HOST; default 127.0.0.1)
+  --trust-proxy <list>      reverse proxies whose X-Forwarded-For gives the client address, e.g.
+                            127.0.0.1 or 10.0.0.0/8 (env TRELLIS_TRUST_PROXY; default: none)
+  --no-demo                 do not deploy the demo app on first start
+  --no-node-permissions     serve without Node's permission model (env TRELLIS_NODE_PERMISSIONS=off;
+                            default: the server may read only its code and data, write only its data)
+  -h, --help                show this help
+
+Secrets: TRELLIS_ADMIN_TOKEN (else <data>/admin-token; at least 32 characters: openssl rand -base64 32),
+TRELLIS_MASTER_KEY (else <data>/master.key).
+`;
+
+export type Parsed = Omit<PlatformOptions, "runtime"> & {
+  help: boolean;
+  demo: boolean;
+  nodePermissions: boolean;
+};
+
+export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Parsed {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      data: { type: "string" },
+      "database-url": { type: "string" },
+      "idle-timeout": { type: "string" },
+      "tls-cert": { type: "string" },
+      "tls-key": { type: "string" },
+      "graphdb-port": { type: "string" },
+      "graphdb-grpc-port": { type: "string" },
+      "no-graphdb": { type: "boolean" },
+      "console-dir": { type: "string" },
+      "metrics-port": { type: "string" },
+      "metrics-host": { type: "string" },
+      "trust-proxy": { type: "string" },
+      "no-demo": { type: "boolean" },
+      "no-node-permissions": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const num = (value: string | undefined, flag: string) => {
+    if (value === undefined || value === "") return undefined;
+    if (!/^\d+$/.test(value)) throw new Error(`${flag}: not a number: ${value}`);
+    return Number(value);
+  };
+  const cert = values["tls-cert"] ?? env.TRELLIS_TLS_CERT;
+  const key = values["tls-key"] ?? env.TRELLIS_TLS_KEY;
+  if (Boolean(cert) !== Boolean(key)) throw new Error("--tls-cert and --tls-key go together");
+  const metricsPort = num(values["metrics-port"] ?? env.TRELLIS_METRICS_PORT, "--metrics-port");
+  const metricsHost = values["metrics-host"] ?? env.TRELLIS_METRICS_HOST;
+  if (metricsHost && metricsPort === undefined)
+    throw new Error("--metrics-host needs --metrics-port (the port of the token-less /metrics listener)");
+  return {
+    help: values.help ?? false,
+    demo: !values["no-demo"],
+    nodePermissions: !values["no-node-permissions"] && env.TRELLIS_NODE_PERMISSIONS !== "off",
+    port: num(values.port ?? env.TRELLIS_PORT, "--port") ?? 8787,
+    host: values.host ?? env.TRELLIS_HOST ?? "0.0.0.0",
+    dataDir: values.data ?? env.TRELLIS_DATA ?? "./data/platform",
+    databaseUrl: values["database-url"] ?? env.TRELLIS_DATABASE_URL,
+    idleMs: num(values["idle-timeout"] ?? env.TRELLIS_IDLE_TIMEOUT_MS, "--idle-timeout"),
+    tls: cert && key ? { cert, key } : undefined,
+    graphdb: {
+      enabled: !values["no-graphdb"],
+      httpPort: num(values["graphdb-port"], "--graphdb-port"),
+      grpcPort: num(values["graphdb-grpc-port"], "--graphdb-grpc-port"),
+    },
+    consoleDir: values["console-dir"],
+    metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: metricsHost || "127.0.0.1" },
+    trustProxy: values["trust-proxy"] ?? (env.TRELLIS_TRUST_PROXY || undefined),
+  };
+}
+
+/** What the serving process may touch: its code (and the console), its data, the TLS files it names. */
+export function permissionPaths(parsed: Parsed, dataDir: string, codeRoot: string): PermissionPaths {
+  const read = [codeRoot];
+  if (parsed.consoleDir) read.push(parsed.consoleDir);
+  // --tls-cert/--tls-key take PEM text or a file; only files need reading.
+  for (const value of [parsed.tls?.cert, parsed.tls?.key]) {
+    if (value && !value.includes("-----BEGIN") && (isAbsolute(value) || existsSync(value))) read.push(value);
+  }
+  return { read, write: [dataDir] };
+}
