@@ -12,7 +12,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Logger, pino } from "pino";
-import { createGraphDB } from "./index.ts";
+import { GraphDB } from "./engine/graph-db.ts";
 import { warnIfExposed } from "./listen-exposure.ts";
 import {
   parseQueryLimitFlags,
@@ -152,20 +152,20 @@ export interface RunningServer {
 export async function startServer(config: CliConfig, logger: Logger): Promise<RunningServer> {
   await mkdir(config.dataDir, { recursive: true });
   const aclSecret = config.acl ? await loadAclSecret(config, logger) : undefined;
-  const db = createGraphDB({
+  const engine = new GraphDB({
     dir: config.dataDir,
     acl: config.acl,
     queryTimeoutMs: config.queryTimeoutMs,
     queryLimits: config.queryLimits,
   });
-  const server = createHttpServer(db.engine, {
+  const server = createHttpServer(engine, {
     acl: config.acl,
     aclSecret,
     authToken: config.authToken,
     bodyLimit: config.bodyLimit,
     logger,
   });
-  const grpcServer = createGrpcServer(db.engine, {
+  const grpcServer = createGrpcServer(engine, {
     acl: config.acl,
     aclSecret,
     authToken: config.authToken,
@@ -180,7 +180,7 @@ export async function startServer(config: CliConfig, logger: Logger): Promise<Ru
   } catch (e) {
     await grpcServer.close().catch(() => {});
     await server.close().catch(() => {});
-    await db.close();
+    await engine.close();
     throw e;
   }
   logger.info(
@@ -199,7 +199,7 @@ export async function startServer(config: CliConfig, logger: Logger): Promise<Ru
     grpcPort,
     async stop() {
       await Promise.all([grpcServer.close(), server.close()]);
-      await db.close();
+      await engine.close();
     },
   };
 }

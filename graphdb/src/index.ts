@@ -22,8 +22,7 @@
  */
 import { GraphDB, type GraphDBOptions } from "./engine/graph-db.ts";
 
-export type { QueryLimits } from "./dql/query-budget.ts";
-export { DEFAULT_QUERY_LIMITS } from "./dql/query-budget.ts";
+export { DgraphError, TxnAbortedError, TxnConflictError } from "./core/errors.ts";
 export { GROOT_DEFAULT_PASSWORD, GROOT_USER, GUARDIANS_GROUP } from "./engine/acl-accounts.ts";
 export type { BulkLoadOptions, BulkLoadResult } from "./engine/bulk-loader.ts";
 export type {
@@ -38,10 +37,11 @@ export type {
   QueryResponse,
   TxnContext,
 } from "./engine/engine-api.ts";
-export { DgraphError, TxnAbortedError, TxnConflictError } from "./engine/errors.ts";
 export type { GraphDBOptions } from "./engine/graph-db.ts";
 export { DEFAULT_QUERY_TIMEOUT_MS, GraphDB } from "./engine/graph-db.ts";
 export { GALAXY_NAMESPACE } from "./engine/namespace.ts";
+export type { QueryLimits } from "./query/query-budget.ts";
+export { DEFAULT_QUERY_LIMITS } from "./query/query-budget.ts";
 
 export interface GraphDBHandle {
   engine: GraphDB;

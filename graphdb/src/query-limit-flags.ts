@@ -3,8 +3,9 @@
  * `query-timeout`, `query-edge` and `normalize-node`, plus the response size): their usage text, their
  * parseArgs options, and their parsing into GraphDBOptions.
  */
-import { DEFAULT_QUERY_LIMITS, MAX_RESPONSE_BYTES, type QueryLimits } from "./dql/query-budget.ts";
+
 import { DEFAULT_QUERY_TIMEOUT_MS } from "./engine/graph-db.ts";
+import { DEFAULT_QUERY_LIMITS, MAX_RESPONSE_BYTES, type QueryLimits } from "./query/query-budget.ts";
 import { parseGoDuration } from "./server/request-params.ts";
 
 export const QUERY_LIMIT_USAGE = `  --query-timeout <dur>    longest any query may run, whatever its timeout asks: Go duration, e.g. 30s,

@@ -1,4 +1,4 @@
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
 import type { SourceLocation } from "./ast.ts";
 
 /**

@@ -1,5 +1,8 @@
-import type { UidList, ValuePosting } from "../engine/graph-reader.ts";
-import type { Edge, Facet, NodeRef } from "../mutation/edge.ts";
+import { checkIndexKeyLength, DgraphError } from "../core/errors.ts";
+import type { Facet } from "../core/facet.ts";
+import type { UidList, ValuePosting } from "../core/graph-reader.ts";
+import { blankPredicate, type PredicateSchema } from "../core/schema-types.ts";
+import type { Edge, NodeRef } from "../mutation/edge.ts";
 import type { ValueServices } from "../mutation/mutation-applier.ts";
 import { NQuadChunkParser } from "../mutation/rdf-parser.ts";
 import { appendUids, readList, writeList } from "../posting/list-tail.ts";
@@ -14,11 +17,9 @@ import {
 } from "../posting/posting-record.ts";
 import { applyUidDelta, containsUid, EMPTY_UIDS, sortUnique } from "../posting/uid-list.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
-import { blankPredicate, type PredicateSchema } from "../schema/schema-types.ts";
 import { keyString, latin1Bytes, type NamespaceKeys } from "../store/keys.ts";
 import type { KVWriter } from "../store/kv-store.ts";
 import type { StagedBatch } from "../store/staged-batch.ts";
-import { checkIndexKeyLength, DgraphError } from "./errors.ts";
 import { type IndexJob, type IndexJobResult, runIndexJobs } from "./index-token-jobs.ts";
 
 export interface BulkLoadOptions {

@@ -1,5 +1,5 @@
+import type { PredicateSchema, TypeSchema } from "../core/schema-types.ts";
 import { SchemaState } from "../schema/schema-state.ts";
-import type { PredicateSchema, TypeSchema } from "../schema/schema-types.ts";
 import {
   allSchemaRange,
   allTypesRange,

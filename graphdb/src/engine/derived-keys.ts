@@ -1,9 +1,9 @@
-import type { ValuePosting } from "../engine/graph-reader.ts";
+import type { ValuePosting } from "../core/graph-reader.ts";
+import type { PredicateSchema } from "../core/schema-types.ts";
 import type { ValueServices } from "../mutation/mutation-applier.ts";
 import { deletePostings, withTail } from "../posting/list-tail.ts";
 import { decodeRecord, encodeRecord, encodeUidList } from "../posting/posting-record.ts";
 import { sortUnique } from "../posting/uid-list.ts";
-import type { PredicateSchema } from "../schema/schema-types.ts";
 import { KeyKind, keyString, type NamespaceKeys, readUid, restOffset } from "../store/keys.ts";
 import type { KVWriter } from "../store/kv-store.ts";
 

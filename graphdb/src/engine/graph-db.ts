@@ -1,9 +1,11 @@
 import { randomInt } from "node:crypto";
+import { DgraphError, TxnAbortedError, TxnConflictError } from "../core/errors.ts";
+import type { GraphReader } from "../core/graph-reader.ts";
+import type { TypedValue } from "../core/scalar.ts";
+import type { PredicateSchema, TypeSchema } from "../core/schema-types.ts";
 import type { ConditionAST } from "../dql/ast.ts";
 import { conditionVariables } from "../dql/condition-parser.ts";
-import { executeQueryAsync, type QueryOptions, type QueryResult } from "../dql/executor.ts";
 import { parseCondition, parseDql } from "../dql/parser.ts";
-import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "../dql/query-budget.ts";
 import type { Edge } from "../mutation/edge.ts";
 import { EdgeResolver } from "../mutation/edge-resolver.ts";
 import { parseJsonMutation, parseJsonText } from "../mutation/json-mutation.ts";
@@ -12,8 +14,9 @@ import { parseNQuads } from "../mutation/rdf-parser.ts";
 import { evaluateCondition } from "../mutation/upsert-condition.ts";
 import { deletePostings } from "../posting/list-tail.ts";
 import { PostingCache } from "../posting/posting-cache.ts";
+import { executeQueryAsync, type QueryOptions, type QueryResult } from "../query/executor.ts";
+import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "../query/query-budget.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
-import type { PredicateSchema, TypeSchema } from "../schema/schema-types.ts";
 import { allPredicateKeysRange } from "../store/keys.ts";
 import type { KVStore } from "../store/kv-store.ts";
 import { LmdbStore } from "../store/lmdb-store.ts";
@@ -26,7 +29,6 @@ import { SnapshotManager } from "../txn/snapshot-manager.ts";
 import { Transaction } from "../txn/transaction.ts";
 import { TxnReader } from "../txn/txn-reader.ts";
 import { hashPasswordAsync, MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../types/password.ts";
-import type { TypedValue } from "../types/scalar.ts";
 import { accountUpserts, GROOT_DEFAULT_PASSWORD, GROOT_USER } from "./acl-accounts.ts";
 import { BulkLoader, type BulkLoadOptions, type BulkLoadResult } from "./bulk-loader.ts";
 import { Catalog } from "./catalog.ts";
@@ -44,8 +46,6 @@ import type {
   QueryResponse,
   TxnContext,
 } from "./engine-api.ts";
-import { DgraphError, TxnAbortedError, TxnConflictError } from "./errors.ts";
-import type { GraphReader } from "./graph-reader.ts";
 import { GALAXY_NAMESPACE, type Namespace, namespaceHex } from "./namespace.ts";
 import { NamespaceRegistry } from "./namespace-registry.ts";
 import { applySchemaText, bootstrapSchema } from "./schema-alter.ts";

@@ -1,6 +1,6 @@
+import { checkIndexKeyLength } from "../core/errors.ts";
 import type { NamespaceKeys } from "../store/keys.ts";
 import { getTokenizer, tokenKeysOf } from "../tokenizer/registry.ts";
-import { checkIndexKeyLength } from "./errors.ts";
 
 /**
  * Index additions of one string predicate gathered by a bulk-loader flush: the subjects, in ascending

@@ -1,6 +1,6 @@
+import { DgraphError } from "../core/errors.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
 import { forgetNamespaceKeys } from "../store/keys.ts";
-import { DgraphError } from "./errors.ts";
 import { GALAXY_NAMESPACE, Namespace, namespaceHex } from "./namespace.ts";
 
 /**

@@ -1,7 +1,7 @@
+import type { PredicateSchema, TypeSchema } from "../core/schema-types.ts";
 import { ACL_PREDICATES, ACL_TYPES, PREDEFINED_PREDICATES, PREDEFINED_TYPES } from "../schema/predefined.ts";
 import { parseSchema, validateAlterAgainstPredefined } from "../schema/schema-parser.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
-import type { PredicateSchema, TypeSchema } from "../schema/schema-types.ts";
 
 export interface SchemaChanges {
   predicates: { old: PredicateSchema | undefined; next: PredicateSchema }[];

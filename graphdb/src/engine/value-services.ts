@@ -1,8 +1,8 @@
+import { DgraphError } from "../core/errors.ts";
 import type { ValueServices } from "../mutation/mutation-applier.ts";
 import { getTokenizer, tokenKeysOf } from "../tokenizer/registry.ts";
 import { convertValue } from "../types/convert.ts";
 import { hashPassword } from "../types/password.ts";
-import { DgraphError } from "./errors.ts";
 
 /** The engine's tokenizers and type conversion, as the mutation applier and index rebuilds use them. */
 export const valueServices: ValueServices = {

@@ -1,5 +1,5 @@
-import { DgraphError } from "../engine/errors.ts";
-import type { TypedValue } from "../types/scalar.ts";
+import { DgraphError } from "../core/errors.ts";
+import type { TypedValue } from "../core/scalar.ts";
 import type { Edge, NodeRef } from "./edge.ts";
 import type { ResolvedEdge } from "./mutation-applier.ts";
 

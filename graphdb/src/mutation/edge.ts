@@ -1,19 +1,11 @@
-import type { ScalarType } from "../types/scalar.ts";
+import type { Facet } from "../core/facet.ts";
+import type { ScalarType } from "../core/scalar.ts";
 
 /** A node reference in a mutation: existing uid, blank node (label without `_:`), or upsert `uid(v)`. */
 export type NodeRef =
   | { kind: "uid"; uid: number }
   | { kind: "blank"; label: string }
   | { kind: "var"; name: string };
-
-export type FacetType = "string" | "int" | "float" | "bool" | "datetime";
-
-export interface Facet {
-  key: string;
-  /** datetime facets hold the normalised RFC 3339 string. */
-  value: string | number | boolean;
-  type: FacetType;
-}
 
 export type EdgeObject =
   /** An edge to another node. */

@@ -7,7 +7,8 @@
  * types/strconv.ts) follow Go's grammar (base prefixes, `_` separators, `inf`/`nan`) so the same text gets
  * the same type.
  */
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
+import type { Facet } from "../core/facet.ts";
 import { parseDateTime } from "../types/datetime.ts";
 import {
   goParseFloat,
@@ -17,7 +18,6 @@ import {
   type NumberFailure,
   numErrorText,
 } from "../types/strconv.ts";
-import type { Facet } from "./edge.ts";
 
 /** Go's `*strconv.NumError` as a DgraphError, quoting the input as the mutation parsers always have. */
 export function numError(fn: string, s: string, failure: NumberFailure): DgraphError {

@@ -7,9 +7,10 @@
  * `{"w": 0.0}` in a delete a value instead of `S P *`. {@link parseJsonText} keeps such numbers as
  * {@link JsonFloat}; with plain `JSON.parse` values an integral number is taken as an int.
  */
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
+import type { Facet } from "../core/facet.ts";
 import { numErrorText } from "../types/strconv.ts";
-import type { Edge, EdgeObject, Facet, NodeRef } from "./edge.ts";
+import type { Edge, EdgeObject, NodeRef } from "./edge.ts";
 import { jsonStringFacet, stripGoSpaces } from "./facet-parser.ts";
 import type { EdgeOp } from "./rdf-parser.ts";
 import { checkEdge, normaliseGeoJson, parseUidText } from "./rdf-parser.ts";

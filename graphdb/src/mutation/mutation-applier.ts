@@ -1,13 +1,13 @@
-import { checkIndexKeyLength, DgraphError } from "../engine/errors.ts";
-import type { ValuePosting } from "../engine/graph-reader.ts";
+import { checkIndexKeyLength, DgraphError } from "../core/errors.ts";
+import type { Facet } from "../core/facet.ts";
+import type { ValuePosting } from "../core/graph-reader.ts";
+import type { ScalarType, TypedValue } from "../core/scalar.ts";
+import { blankPredicate, type PredicateSchema } from "../core/schema-types.ts";
 import { containsUid } from "../posting/uid-list.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
-import { blankPredicate, type PredicateSchema } from "../schema/schema-types.ts";
 import { fingerprint, valueFingerprint } from "../txn/conflict-key.ts";
 import type { Transaction } from "../txn/transaction.ts";
 import type { TxnReader } from "../txn/txn-reader.ts";
-import type { ScalarType, TypedValue } from "../types/scalar.ts";
-import type { Facet } from "./edge.ts";
 
 /** Value services the applier needs (tokenizers and type conversion), injected by the engine. */
 export interface ValueServices {

@@ -9,7 +9,7 @@
  * Dgraph lexes the whole body before parsing it, so a lexer error anywhere wins over a parse error; this
  * scanner keeps the first parse error and reports it only if the rest of the body lexes.
  */
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
 
 /** One `mutation { ... }` (or the single top-level block). Absent fields were not given. */
 export interface MutationBlockOp {

@@ -7,11 +7,12 @@
  * char-code scanner over the whole input: lines are located with `indexOf`, terms are sliced, and only
  * escaped literals are rebuilt.
  */
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
+import type { Facet } from "../core/facet.ts";
+import type { ScalarType } from "../core/scalar.ts";
+import { MAX_UID } from "../core/scalar.ts";
 import { parseDateTime } from "../types/datetime.ts";
 import { GEO_DEPTH, type GeoType } from "../types/geo.ts";
-import type { ScalarType } from "../types/scalar.ts";
-import { MAX_UID } from "../types/scalar.ts";
 import {
   goParseBool,
   goParseFloat,
@@ -21,7 +22,7 @@ import {
   goUnquoteBody,
   quickUint,
 } from "../types/strconv.ts";
-import type { Edge, EdgeObject, Facet, NodeRef } from "./edge.ts";
+import type { Edge, EdgeObject, NodeRef } from "./edge.ts";
 import { isGoSpace, keyProblem, numError, rdfFacet, sortFacets } from "./facet-parser.ts";
 
 /** Whether statements add (`set`) or remove (`delete`) edges: decides the allowed `*` patterns and checks. */

@@ -1,5 +1,5 @@
+import { DgraphError } from "../core/errors.ts";
 import type { ConditionAST, FunctionCall } from "../dql/ast.ts";
-import { DgraphError } from "../engine/errors.ts";
 
 /**
  * Evaluates an upsert `@if(...)` condition against the upsert query's uid variables. Conditions compare

@@ -1,7 +1,7 @@
 import { Packr } from "msgpackr";
-import type { UidList, ValuePosting } from "../engine/graph-reader.ts";
-import type { Facet, FacetType } from "../mutation/edge.ts";
-import type { ScalarType, TypedValue } from "../types/scalar.ts";
+import type { Facet, FacetType } from "../core/facet.ts";
+import type { UidList, ValuePosting } from "../core/graph-reader.ts";
+import type { ScalarType, TypedValue } from "../core/scalar.ts";
 import { decodeUids, EMPTY_UIDS, encodeUids } from "./uid-list.ts";
 
 /**

@@ -3,7 +3,7 @@
  * modified; results are fresh arrays (or one of the inputs when the result equals it exactly and the
  * caller cannot tell the difference, e.g. intersecting with an empty list).
  */
-import type { UidList } from "../engine/graph-reader.ts";
+import type { UidList } from "../core/graph-reader.ts";
 import { EMPTY_UIDS as EMPTY, searchUid, sortUnique } from "./uid-list.ts";
 
 /** Size ratio above which intersection gallops through the larger list instead of merging. */

@@ -1,4 +1,4 @@
-import type { UidList } from "../engine/graph-reader.ts";
+import type { UidList } from "../core/graph-reader.ts";
 
 /**
  * Compact sorted uid lists: on disk a varint count followed by varint deltas (uids allocated close

@@ -1,5 +1,5 @@
-import type { ScalarType } from "../types/scalar.ts";
-import { blankPredicate, type PredicateSchema, type TypeSchema } from "./schema-types.ts";
+import type { ScalarType } from "../core/scalar.ts";
+import { blankPredicate, type PredicateSchema, type TypeSchema } from "../core/schema-types.ts";
 
 /**
  * Dgraph's pre-defined `dgraph.*` predicates and types (v25, x/keys.go + schema/schema.go initial

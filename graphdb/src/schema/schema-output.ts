@@ -1,6 +1,6 @@
+import type { PredicateSchema, TypeSchema } from "../core/schema-types.ts";
 import { compareUtf8 } from "../types/value-compare.ts";
 import type { IndexSpec } from "./schema-parser.ts";
-import type { PredicateSchema, TypeSchema } from "./schema-types.ts";
 
 /**
  * The result of a schema query (`schema {}`, `schema(pred: [a, b]) { type index }`, `schema(type: T) {}`)

@@ -1,9 +1,14 @@
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
+import type { ScalarType } from "../core/scalar.ts";
+import {
+  blankPredicate,
+  type ParsedSchema,
+  type PredicateSchema,
+  type TypeSchema,
+} from "../core/schema-types.ts";
 import { getTokenizer, INDEX_FACTORIES } from "../tokenizer/registry.ts";
-import type { ScalarType } from "../types/scalar.ts";
 import { isReservedName, predefinedPredicate, predefinedType } from "./predefined.ts";
 import { type Item, ItemKind, itemError, itemString, lexSchema } from "./schema-lexer.ts";
-import { blankPredicate, type ParsedSchema, type PredicateSchema, type TypeSchema } from "./schema-types.ts";
 
 /**
  * Parser of the DQL schema language (Dgraph `schema/parse.go`), with Dgraph's error texts and positions:

@@ -1,5 +1,5 @@
-import type { SchemaView } from "../engine/graph-reader.ts";
-import type { PredicateSchema, TypeSchema } from "./schema-types.ts";
+import type { SchemaView } from "../core/graph-reader.ts";
+import type { PredicateSchema, TypeSchema } from "../core/schema-types.ts";
 
 /** The schema in force: predicates and types by name. Changes only through the engine (alter, auto-schema). */
 export class SchemaState implements SchemaView {

@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { DgraphError, GrpcStatus, TxnAbortedError } from "../core/errors.ts";
 import {
   ACL_SCHEMA,
   accountUpserts,
@@ -15,7 +16,6 @@ import {
   GUARDIANS_GROUP,
 } from "../engine/acl-accounts.ts";
 import type { GraphEngine } from "../engine/engine-api.ts";
-import { DgraphError, GrpcStatus, TxnAbortedError } from "../engine/errors.ts";
 import { GALAXY_NAMESPACE } from "../engine/namespace.ts";
 
 export { GROOT_DEFAULT_PASSWORD, GROOT_USER, GUARDIANS_GROUP };

@@ -3,7 +3,7 @@
  * in the `X-Dgraph-AuthToken` header.
  */
 import { timingSafeEqual } from "node:crypto";
-import { DgraphError, GrpcStatus } from "../engine/errors.ts";
+import { DgraphError, GrpcStatus } from "../core/errors.ts";
 
 export const AUTH_TOKEN_HEADER = "x-dgraph-authtoken";
 

@@ -4,8 +4,9 @@
  * /commit — and `SetStatusWithData` — the same plus `"data":null` for engine errors on /query, /mutate and
  * for /login failures. All JSON leaving the server is escaped HTML-safe, as Go's encoder does.
  */
+
+import { DgraphError, type DgraphErrorCode, TxnAbortedError, TxnConflictError } from "../core/errors.ts";
 import type { Latency, TxnContext } from "../engine/engine-api.ts";
-import { DgraphError, type DgraphErrorCode, TxnAbortedError, TxnConflictError } from "../engine/errors.ts";
 
 export type WireErrorCode = DgraphErrorCode | "ErrorInvalidMethod";
 

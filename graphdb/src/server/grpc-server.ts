@@ -18,6 +18,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
+import { DgraphError } from "../core/errors.ts";
 import type {
   AlterOperation,
   GraphEngine,
@@ -27,7 +28,6 @@ import type {
   QueryRequest,
   TxnContext,
 } from "../engine/engine-api.ts";
-import { DgraphError } from "../engine/errors.ts";
 import { Acl } from "./acl.ts";
 import { validateOperation } from "./alter-operation.ts";
 import { DEFAULT_BODY_LIMIT } from "./body.ts";

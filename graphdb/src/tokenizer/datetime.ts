@@ -1,5 +1,5 @@
+import type { TypedValue } from "../core/scalar.ts";
 import { parseDateTime, utcFields } from "../types/datetime.ts";
-import type { TypedValue } from "../types/scalar.ts";
 import { type Tokenizer, TokenizerId, type TokenizerName } from "./tokenizer.ts";
 
 /**

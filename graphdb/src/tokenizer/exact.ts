@@ -1,4 +1,4 @@
-import type { TypedValue } from "../types/scalar.ts";
+import type { TypedValue } from "../core/scalar.ts";
 import { stringToken, stringTokenKey } from "./token-bytes.ts";
 import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 

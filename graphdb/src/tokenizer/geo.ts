@@ -1,5 +1,5 @@
+import type { TypedValue } from "../core/scalar.ts";
 import { boundingBox, type GeoJsonGeometry } from "../types/geo.ts";
-import type { TypedValue } from "../types/scalar.ts";
 import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 
 /**

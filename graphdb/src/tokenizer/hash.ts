@@ -1,5 +1,5 @@
+import type { TypedValue } from "../core/scalar.ts";
 import { keyString } from "../store/keys.ts";
-import type { TypedValue } from "../types/scalar.ts";
 import { stringToken } from "./token-bytes.ts";
 import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 

@@ -1,4 +1,4 @@
-import type { TypedValue } from "../types/scalar.ts";
+import type { TypedValue } from "../core/scalar.ts";
 import { stringToken } from "./token-bytes.ts";
 import { type Tokenizer, TokenizerId } from "./tokenizer.ts";
 import { analyzeWords, unique } from "./words.ts";

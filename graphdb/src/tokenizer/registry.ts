@@ -1,6 +1,6 @@
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
+import type { TypedValue } from "../core/scalar.ts";
 import { keyString } from "../store/keys.ts";
-import type { TypedValue } from "../types/scalar.ts";
 import { boolTokenizer } from "./bool.ts";
 import { dayTokenizer, hourTokenizer, monthTokenizer, yearTokenizer } from "./datetime.ts";
 import { exactTokenizer } from "./exact.ts";

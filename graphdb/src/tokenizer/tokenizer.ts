@@ -1,4 +1,4 @@
-import type { ScalarType, TypedValue } from "../types/scalar.ts";
+import type { ScalarType, TypedValue } from "../core/scalar.ts";
 
 /**
  * Tokenizer identifiers: the first byte of every index token. Values of Dgraph's `tok` package where

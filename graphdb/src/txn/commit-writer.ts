@@ -1,4 +1,5 @@
-import type { SchemaView } from "../engine/graph-reader.ts";
+import type { SchemaView } from "../core/graph-reader.ts";
+import type { PredicateSchema } from "../core/schema-types.ts";
 import { appendUids, readList, writeList } from "../posting/list-tail.ts";
 import type { PostingCache } from "../posting/posting-cache.ts";
 import {
@@ -8,7 +9,6 @@ import {
   decodeRecordView,
   encodeRecord,
 } from "../posting/posting-record.ts";
-import type { PredicateSchema } from "../schema/schema-types.ts";
 import {
   attrOfKey,
   countKeyOf,

@@ -1,5 +1,5 @@
-import type { UidList, ValuePosting } from "../engine/graph-reader.ts";
-import type { Facet } from "../mutation/edge.ts";
+import type { Facet } from "../core/facet.ts";
+import type { UidList, ValuePosting } from "../core/graph-reader.ts";
 import type { DataRecord } from "../posting/posting-record.ts";
 import { valueIdentity } from "../posting/posting-record.ts";
 import { applyUidDelta, containsUid, sortedCopy } from "../posting/uid-list.ts";

@@ -1,5 +1,5 @@
-import type { GraphReader, IndexEntry, SchemaView, UidList, ValuePosting } from "../engine/graph-reader.ts";
-import type { Facet } from "../mutation/edge.ts";
+import type { Facet } from "../core/facet.ts";
+import type { GraphReader, IndexEntry, SchemaView, UidList, ValuePosting } from "../core/graph-reader.ts";
 import { withTail } from "../posting/list-tail.ts";
 import type { PostingCache, UidGroup } from "../posting/posting-cache.ts";
 import { type DataRecord, decodeRecord } from "../posting/posting-record.ts";

@@ -1,8 +1,8 @@
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
+import type { ScalarType, TypedValue } from "../core/scalar.ts";
 import { parseDateTime } from "./datetime.ts";
 import { parseGeoJson } from "./geo.ts";
 import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "./password.ts";
-import type { ScalarType, TypedValue } from "./scalar.ts";
 import {
   formatGoFloat,
   goParseBool,

@@ -1,4 +1,4 @@
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
 
 /**
  * GeoJSON geometries as Dgraph stores them (go-geom): Point, MultiPoint, LineString, MultiLineString,

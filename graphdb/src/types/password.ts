@@ -1,5 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, scryptSync, timingSafeEqual } from "node:crypto";
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
 
 /**
  * Password values. Dgraph stores bcrypt hashes; this implementation stores scrypt hashes as

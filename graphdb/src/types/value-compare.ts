@@ -1,6 +1,6 @@
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
+import type { ScalarType, TypedValue } from "../core/scalar.ts";
 import { parseDateTime } from "./datetime.ts";
-import type { ScalarType, TypedValue } from "./scalar.ts";
 
 /**
  * Total orders on values of one type, for `orderasc`/`orderdesc`, `min`/`max` and inequality filters:

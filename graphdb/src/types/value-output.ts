@@ -1,6 +1,6 @@
-import { DgraphError } from "../engine/errors.ts";
+import { DgraphError } from "../core/errors.ts";
+import type { TypedValue } from "../core/scalar.ts";
 import type { GeoJsonGeometry } from "./geo.ts";
-import type { TypedValue } from "./scalar.ts";
 import { formatGoFixed6, goQuote } from "./strconv.ts";
 
 /**

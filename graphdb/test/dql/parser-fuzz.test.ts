@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { DgraphError } from "../../src/core/errors.ts";
 import { DqlSyntaxError, parseCondition, parseDql } from "../../src/dql/parser.ts";
-import { DgraphError } from "../../src/engine/errors.ts";
 import { seededRandom } from "../seeded-random.ts";
 
 const CORPUS = [

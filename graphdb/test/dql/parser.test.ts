@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DgraphError } from "../../src/core/errors.ts";
 import type {
   AggregateField,
   CountField,
@@ -12,7 +13,6 @@ import type {
   Selection,
 } from "../../src/dql/ast.ts";
 import { DqlSyntaxError, parseDql } from "../../src/dql/parser.ts";
-import { DgraphError } from "../../src/engine/errors.ts";
 
 function parse(text: string, vars?: Record<string, string>): DqlDocument {
   return parseDql(text, vars);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DgraphError } from "../../src/engine/errors.ts";
+import { DgraphError } from "../../src/core/errors.ts";
 import type { Edge } from "../../src/mutation/edge.ts";
 import { JsonFloat, parseJsonMutation, parseJsonText } from "../../src/mutation/json-mutation.ts";
 import { parseMutationBlock } from "../../src/mutation/mutation-block.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DgraphError } from "../../src/engine/errors.ts";
+import { DgraphError } from "../../src/core/errors.ts";
 import type { Edge } from "../../src/mutation/edge.ts";
 import type { NQuadOptions } from "../../src/mutation/rdf-parser.ts";
 import { NQuadChunkParser, parseNQuads, parseNQuadsStream } from "../../src/mutation/rdf-parser.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DgraphError } from "../../src/engine/errors.ts";
+import { DgraphError } from "../../src/core/errors.ts";
 import { parseSchema, validateAlterAgainstPredefined } from "../../src/schema/schema-parser.ts";
 import { seededRandom } from "../seeded-random.ts";
 

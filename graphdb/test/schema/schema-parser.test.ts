@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DgraphError } from "../../src/engine/errors.ts";
+import { DgraphError } from "../../src/core/errors.ts";
+import { blankPredicate, type PredicateSchema } from "../../src/core/schema-types.ts";
 import { parseSchema } from "../../src/schema/schema-parser.ts";
-import { blankPredicate, type PredicateSchema } from "../../src/schema/schema-types.ts";
 
 function pred(predicate: string, over: Partial<PredicateSchema>): PredicateSchema {
   return { ...blankPredicate(predicate, "default", false), ...over };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { ScalarType } from "../../src/core/scalar.ts";
 import { getTokenizer, getTokenizerById, queryTokens, tokenizerNames } from "../../src/tokenizer/registry.ts";
-import type { ScalarType } from "../../src/types/scalar.ts";
 
 /** Identifiers of Dgraph's `tok` package (storage-perf §3 and tok.go). */
 const DGRAPH_IDS: Record<string, number> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ScalarType } from "../../src/core/scalar.ts";
 import { getTokenizer } from "../../src/tokenizer/registry.ts";
 import { compareTokens } from "../../src/tokenizer/token-bytes.ts";
-import type { ScalarType } from "../../src/types/scalar.ts";
 
 function tokenOf(name: string, type: ScalarType, value: string | number | boolean): Uint8Array {
   const tokens = getTokenizer(name)!.tokens({ type, value });

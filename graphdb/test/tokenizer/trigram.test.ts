@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileDqlRegexp } from "../../src/dql/regular-expression.ts";
+import { compileDqlRegexp } from "../../src/query/regular-expression.ts";
 import { regexTrigrams, trigramStrings, trigramTokenizer } from "../../src/tokenizer/trigram.ts";
 import { seededRandom } from "../seeded-random.ts";
 

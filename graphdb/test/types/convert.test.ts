@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DgraphError } from "../../src/engine/errors.ts";
+import { DgraphError } from "../../src/core/errors.ts";
+import type { ScalarType, TypedValue } from "../../src/core/scalar.ts";
 import { convertFunctionArg, convertValue } from "../../src/types/convert.ts";
-import type { ScalarType, TypedValue } from "../../src/types/scalar.ts";
 
 const text = (value: string): TypedValue => ({ type: "default", value });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DgraphError } from "../../src/engine/errors.ts";
+import { DgraphError } from "../../src/core/errors.ts";
 import { checkPassword, hashPassword } from "../../src/types/password.ts";
 
 describe("passwords", () => {

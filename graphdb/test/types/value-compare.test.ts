@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DgraphError } from "../../src/engine/errors.ts";
-import type { TypedValue } from "../../src/types/scalar.ts";
+import { DgraphError } from "../../src/core/errors.ts";
+import type { TypedValue } from "../../src/core/scalar.ts";
 import { compareUtf8, compareValues } from "../../src/types/value-compare.ts";
 
 function sorted(values: TypedValue[]): unknown[] {
