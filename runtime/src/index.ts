@@ -13,11 +13,11 @@ export {
   prepareUploadedBuild,
 } from "./app/prepare-build.ts";
 // Building
-export type { BuildOptions, BuildSummary } from "./build/build.ts";
-export { buildApp, detectLanguage } from "./build/build.ts";
-export { GoSignatureError } from "./build/go/go-builder.ts";
-export { checkGoToolchain, GoToolchainError } from "./build/go/go-toolchain.ts";
-export { BuildError } from "./build/ts-build-error.ts";
+export type { BuildOptions, BuildSummary } from "./compiler/build-app.ts";
+export { buildApp, detectLanguage } from "./compiler/build-app.ts";
+export { GoSignatureError } from "./compiler/go/go-builder.ts";
+export { checkGoToolchain, GoToolchainError } from "./compiler/go/go-toolchain.ts";
+export { BuildError } from "./compiler/ts-build-error.ts";
 // Connections and the host side of the WIT `host` interface
 export type { ConnectionStatus, HostDispatcher } from "./connections/host-dispatcher.ts";
 export { createHostDispatcher } from "./connections/host-dispatcher.ts";

@@ -1,5 +1,5 @@
 /**
- * Loads a build directory (see build/build.ts) into a running app: the manifest and the app's
+ * Loads a build directory (see compiler/build-app.ts) into a running app: the manifest and the app's
  * environment give the host capabilities (connections with secrets filled), the component's own WIT gives
  * the API, the transpiled component runs in the worker pool, and the GraphQL handler serves it.
  *

@@ -1,7 +1,7 @@
 /**
  * The shape of an app as its component's WIT describes it: world-level records, enums and exported
  * functions. This model is the contract between the WIT reader (wit-parser.ts), the build-time WIT
- * generator (build/), the GraphQL schema builder (graphql/) and the value conversion at call time.
+ * generator (compiler/), the GraphQL schema builder (graphql/) and the value conversion at call time.
  *
  * Names are kept in WIT spelling (kebab-case); converters to JS / GraphQL spellings live with their users.
  */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GO_SDK_DIR } from "../../../test/support/go-app.ts";
 import { InvalidBuildError, loadApp } from "../../src/app/load-app.ts";
 import { prepareUploadedBuild } from "../../src/app/prepare-build.ts";
-import { buildApp } from "../../src/build/build.ts";
+import { buildApp } from "../../src/compiler/build-app.ts";
 import { createWorkerPool } from "../../src/wasm/worker-pool.ts";
 import { readAppWorld } from "../../src/wit/wit-parser.ts";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTypeScriptApp, type TypeScriptBuildResult } from "../../src/build/ts-component-builder.ts";
+import { buildTypeScriptApp, type TypeScriptBuildResult } from "../../src/compiler/ts-component-builder.ts";
 import { callError, type Instance, loadComponent } from "./component-harness.ts";
 
 const TEMPLATE = fileURLToPath(new URL("../../../app-template/typescript", import.meta.url));

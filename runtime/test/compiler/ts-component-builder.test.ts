@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { componentWit } from "@bytecodealliance/jco";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTypeScriptApp, type TypeScriptBuildResult } from "../../src/build/ts-component-builder.ts";
+import { buildTypeScriptApp, type TypeScriptBuildResult } from "../../src/compiler/ts-component-builder.ts";
 import { readAppWit } from "../../src/wit/app-wit-section.ts";
 import { callError, type Instance, loadComponent } from "./component-harness.ts";
 

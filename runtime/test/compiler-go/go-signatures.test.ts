@@ -9,7 +9,7 @@ import {
   type GoSignatures,
   goNameToKebab,
   goSignaturesToModel,
-} from "../../src/build/go/go-signatures.ts";
+} from "../../src/compiler/go/go-signatures.ts";
 import { goBinDir } from "./go-bin.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -24,7 +24,7 @@ export async function loadComponent(
     name: "app",
     instantiation: "async",
     noTypescript: true,
-  })) as {
+  } as Parameters<typeof transpile>[1])) as {
     files: Record<string, Uint8Array>;
   };
   for (const [name, bytes] of Object.entries(files)) {
@@ -35,7 +35,7 @@ export async function loadComponent(
     instantiate(get: (path: string) => Promise<WebAssembly.Module>, imports: object): Promise<Instance>;
   };
   const wasi = new WASIShim({ sandbox: { preopens: {}, env: {}, enableNetwork: false } }).getImportObject();
-  const compile = (path: string) => WebAssembly.compile(files[path]!);
+  const compile = (path: string) => WebAssembly.compile(files[path] as Uint8Array<ArrayBuffer>);
   return glue.instantiate(compile, { ...wasi, "trellis:app/host": host, "trellis:app/host@0.1.0": host });
 }
 

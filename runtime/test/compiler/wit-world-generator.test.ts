@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { componentEmbed, componentNew, componentWit } from "@bytecodealliance/jco";
 import { describe, expect, it } from "vitest";
-import type { AppShapes } from "../../src/build/ts-value-shapes.ts";
-import { toKebabCase, witNameToJs } from "../../src/build/wit-names.ts";
-import { appPackageName, generateAppWit } from "../../src/build/wit-world-generator.ts";
+import type { AppShapes } from "../../src/compiler/ts-value-shapes.ts";
+import { toKebabCase, witNameToJs } from "../../src/compiler/wit-names.ts";
+import { appPackageName, generateAppWit } from "../../src/compiler/wit-world-generator.ts";
 
 const HOST_WIT = fileURLToPath(new URL("../../wit/host.wit", import.meta.url));
 

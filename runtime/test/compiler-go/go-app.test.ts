@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyGoApp } from "../../../test/support/go-app.ts";
 import { type LoadedApp, loadApp } from "../../src/app/load-app.ts";
-import { type BuildSummary, buildApp } from "../../src/build/build.ts";
+import { type BuildSummary, buildApp } from "../../src/compiler/build-app.ts";
 import type { GraphQLBody } from "../graphql/graphql-response.ts";
 
 const FIXTURE = join(import.meta.dirname, "../fixtures/go-apps/kitchen-sink");

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { componentizeGoCore, GoComponentError } from "../../src/build/go/go-component.ts";
+import { componentizeGoCore, GoComponentError } from "../../src/compiler/go/go-component.ts";
 
 const WIT =
   "package trellis:app@0.1.0;\n\ninterface host {}\n\nworld app {\n  export add: func(a: s32, b: s32) -> s32;\n}\n";

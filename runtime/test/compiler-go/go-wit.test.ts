@@ -4,8 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { componentEmbed, componentNew, componentWit } from "@bytecodealliance/jco";
 import { describe, expect, it } from "vitest";
-import { type GoSignatures, goSignaturesToModel } from "../../src/build/go/go-signatures.ts";
-import { renderGoWorld, writeGoWitDir } from "../../src/build/go/go-wit.ts";
+import { type GoSignatures, goSignaturesToModel } from "../../src/compiler/go/go-signatures.ts";
+import { renderGoWorld, writeGoWitDir } from "../../src/compiler/go/go-wit.ts";
 import { readAppWorld } from "../../src/wit/wit-parser.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

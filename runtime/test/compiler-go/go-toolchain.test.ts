@@ -2,13 +2,13 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildGoApp } from "../../src/build/go/go-builder.ts";
+import { buildGoApp } from "../../src/compiler/go/go-builder.ts";
 import {
   checkGoToolchain,
   GoToolchainError,
   parseGoVersion,
   parseTinyGoVersion,
-} from "../../src/build/go/go-toolchain.ts";
+} from "../../src/compiler/go/go-toolchain.ts";
 
 let root: string;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { extractSignatures } from "../../src/build/ts-signatures.ts";
-import { generateAppWit } from "../../src/build/wit-world-generator.ts";
+import { extractSignatures } from "../../src/compiler/ts-signatures.ts";
+import { generateAppWit } from "../../src/compiler/wit-world-generator.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/ts-apps/app/${name}`, import.meta.url));
 const SDK = fileURLToPath(new URL("../../sdk/ts/src/index.ts", import.meta.url));
