@@ -22,7 +22,7 @@ import {
 } from "./query-limit-flags.ts";
 import { MIN_SECRET_BYTES } from "./server/acl.ts";
 import { DEFAULT_BODY_LIMIT } from "./server/body.ts";
-import { createGrpcServer } from "./server/grpc-server.ts";
+import { createGrpcServer } from "./server/grpc/grpc-server.ts";
 import { createHttpServer } from "./server/http-server.ts";
 
 export const USAGE = `Usage: trellis-graphdb [options]

@@ -4,7 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as dgraph from "dgraph-js";
 import { createGraphDB, type GraphDBHandle } from "../../src/index.ts";
-import { createGrpcServer, type GrpcServer, type GrpcServerOptions } from "../../src/server/grpc-server.ts";
+import {
+  createGrpcServer,
+  type GrpcServer,
+  type GrpcServerOptions,
+} from "../../src/server/grpc/grpc-server.ts";
 import { createHttpServer, type HttpServer } from "../../src/server/http-server.ts";
 
 export const SECRET = new TextEncoder().encode("a-test-secret-of-at-least-32-bytes!!");

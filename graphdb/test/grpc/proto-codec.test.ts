@@ -6,8 +6,8 @@
 import * as dgraph from "dgraph-js";
 import * as apiPb from "dgraph-js/generated/api_pb.js";
 import { describe, expect, it } from "vitest";
-import { apiPackageDefinition, encodeJwt, encodeResponse } from "../../src/server/grpc-proto.ts";
-import { checkWireFormat, WireShapes } from "../../src/server/grpc-wire-check.ts";
+import { apiPackageDefinition, encodeJwt, encodeResponse } from "../../src/server/grpc/grpc-proto.ts";
+import { checkWireFormat, WireShapes } from "../../src/server/grpc/grpc-wire-check.ts";
 
 const shapes = new WireShapes(apiPackageDefinition(), "api");
 

@@ -12,8 +12,12 @@ import { credentials, loadPackageDefinition, Metadata, type ServiceError } from 
 import * as dgraph from "dgraph-js";
 import * as dgraphHttp from "dgraph-js-http-23";
 import { createGraphDB, type GraphDBHandle, type GraphDBOptions } from "../../src/index.ts";
-import { apiPackageDefinition } from "../../src/server/grpc-proto.ts";
-import { createGrpcServer, type GrpcServer, type GrpcServerOptions } from "../../src/server/grpc-server.ts";
+import { apiPackageDefinition } from "../../src/server/grpc/grpc-proto.ts";
+import {
+  createGrpcServer,
+  type GrpcServer,
+  type GrpcServerOptions,
+} from "../../src/server/grpc/grpc-server.ts";
 import { createHttpServer, type HttpServer, type HttpServerOptions } from "../../src/server/http-server.ts";
 import { post, type RawResponse, request } from "../server/http-client.ts";
 

@@ -12,7 +12,7 @@ import { status } from "@grpc/grpc-js";
 import * as dgraph from "dgraph-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGraphDB, type GraphDBHandle, type GraphDBOptions } from "../../src/index.ts";
-import { createGrpcServer, type GrpcServer } from "../../src/server/grpc-server.ts";
+import { createGrpcServer, type GrpcServer } from "../../src/server/grpc/grpc-server.ts";
 import { createHttpServer, type HttpServer } from "../../src/server/http-server.ts";
 import { post } from "./http-client.ts";
 

@@ -109,7 +109,7 @@ describe("requireAuth: a token on every transport", () => {
 
   it("needs an ACL secret", async () => {
     const { createHttpServer } = await import("../../src/server/http-server.ts");
-    const { createGrpcServer } = await import("../../src/server/grpc-server.ts");
+    const { createGrpcServer } = await import("../../src/server/grpc/grpc-server.ts");
     expect(() => createHttpServer(h.db.engine, { requireAuth: true })).toThrow(
       /requireAuth needs an aclSecret/,
     );

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { ServiceDefinition } from "@grpc/grpc-js";
 import { loadSync, type Options, type PackageDefinition } from "@grpc/proto-loader";
 
-export const API_PROTO_PATH = fileURLToPath(new URL("../../proto/api.proto", import.meta.url));
+export const API_PROTO_PATH = fileURLToPath(new URL("../../../proto/api.proto", import.meta.url));
 
 export const PROTO_LOADER_OPTIONS: Options = {
   keepCase: true,

@@ -5,8 +5,8 @@
  * passed deadline is DEADLINE_EXCEEDED, and everything else UNKNOWN with the engine's message.
  */
 import { Metadata, type ServiceError, status } from "@grpc/grpc-js";
-import { DgraphError } from "../core/errors.ts";
-import { RequestError } from "./envelope.ts";
+import { DgraphError } from "../../core/errors.ts";
+import { RequestError } from "../envelope.ts";
 
 /** `rpc error: code = X desc = ` — the HTTP rendering of a gRPC status, which gRPC itself does not repeat. */
 const RPC_ERROR_PREFIX = /^rpc error: code = \w+ desc = /;

@@ -9,14 +9,14 @@
  * each its own.
  */
 import type { ServerUnaryCall } from "@grpc/grpc-js";
-import type { GraphEngine } from "../engine/engine-api.ts";
-import { GROOT_DEFAULT_PASSWORD } from "./acl.ts";
+import type { GraphEngine } from "../../../engine/engine-api.ts";
+import { GROOT_DEFAULT_PASSWORD } from "../../acl.ts";
+import { authorizeNamespaceAdmin, type Guards, type RequestCredentials } from "../../guarded-engine.ts";
 import type {
   ApiCreateNamespaceResponse,
   ApiDropNamespaceRequest,
   ApiListNamespacesResponse,
-} from "./grpc-proto.ts";
-import { authorizeNamespaceAdmin, type Guards, type RequestCredentials } from "./guarded-engine.ts";
+} from "../grpc-proto.ts";
 
 type Call<Req> = ServerUnaryCall<Req, unknown>;
 

@@ -18,7 +18,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
-import { DgraphError } from "../core/errors.ts";
+import { DgraphError } from "../../core/errors.ts";
 import type {
   AlterOperation,
   GraphEngine,
@@ -27,12 +27,13 @@ import type {
   MutationInput,
   QueryRequest,
   TxnContext,
-} from "../engine/engine-api.ts";
-import { Acl } from "./acl.ts";
-import { validateOperation } from "./alter-operation.ts";
-import { DEFAULT_BODY_LIMIT } from "./body.ts";
+} from "../../engine/engine-api.ts";
+import { Acl } from "../acl.ts";
+import { validateOperation } from "../alter-operation.ts";
+import { DEFAULT_BODY_LIMIT } from "../body.ts";
+import { type Guards, guardEngine, type RequestCredentials, type RequestEngine } from "../guarded-engine.ts";
+import { DGRAPH_COMPAT_VERSION } from "../http-server.ts";
 import { grpcFailure, serviceError } from "./grpc-errors.ts";
-import { namespaceMethods } from "./grpc-namespaces.ts";
 import { nquadsText } from "./grpc-nquads.ts";
 import {
   type ApiLatency,
@@ -49,8 +50,7 @@ import {
   encodeResponse,
 } from "./grpc-proto.ts";
 import { checkWireFormat, WireShapes } from "./grpc-wire-check.ts";
-import { type Guards, guardEngine, type RequestCredentials, type RequestEngine } from "./guarded-engine.ts";
-import { DGRAPH_COMPAT_VERSION } from "./http-server.ts";
+import { namespaceMethods } from "./methods/namespaces.ts";
 
 /** gRPC metadata keys (grpc-js lower-cases them; dgraph-js sends `accessJwt`). */
 export const ACCESS_JWT_METADATA = "accessjwt";

@@ -2,7 +2,7 @@
  * `api.NQuad` messages (`Mutation.set` / `Mutation.del`, e.g. dgraph-js `deleteEdges`) as N-Quad text, so they
  * go through the same parser, checks and error texts as `set_nquads` / `del_nquads`.
  */
-import { DgraphError } from "../core/errors.ts";
+import { DgraphError } from "../../core/errors.ts";
 import type { ApiFacet, ApiNQuad, ApiValue } from "./grpc-proto.ts";
 
 /** The object value dgraph-js's `deleteEdges` sends for "all values" (`<s> <p> * .`). */
