@@ -57,6 +57,9 @@ export interface LoginTokens {
  */
 export const INVALID_LOGIN = "invalid username or password";
 
+/** Login on a server started without ACL (both transports). */
+export const ACL_NOT_ENABLED = "ACL is not enabled on this server: start it with --acl";
+
 /** Dgraph's refusal of namespace management to anyone but the galaxy's guardians. */
 export const GALAXY_GUARDIANS_ONLY = "Only guardian of galaxy is allowed to do this operation";
 

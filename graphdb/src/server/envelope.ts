@@ -7,6 +7,7 @@
 
 import { DgraphError, type DgraphErrorCode, TxnAbortedError, TxnConflictError } from "../core/errors.ts";
 import type { Latency, TxnContext } from "../engine/engine-api.ts";
+import { apiLatency } from "./api-latency.ts";
 
 export type WireErrorCode = DgraphErrorCode | "ErrorInvalidMethod";
 
@@ -83,13 +84,7 @@ function omitEmpty<T extends object>(value: T): Partial<T> {
 /** `api.Latency` as Go marshals it: proto field order, zero fields omitted. */
 export function latencyJson(latency: Latency | undefined): Partial<Latency> | undefined {
   if (!latency) return undefined;
-  return omitEmpty({
-    parsing_ns: Math.round(latency.parsing_ns),
-    processing_ns: Math.round(latency.processing_ns),
-    encoding_ns: Math.round(latency.encoding_ns),
-    assign_timestamp_ns: Math.round(latency.assign_timestamp_ns),
-    total_ns: Math.round(latency.total_ns),
-  });
+  return omitEmpty(apiLatency(latency));
 }
 
 /** `api.TxnContext` as Go marshals it: proto field order, zero fields omitted. */

@@ -9,11 +9,11 @@ import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { GraphEngine } from "../engine/engine-api.ts";
-import { Acl } from "./acl.ts";
 import { apiEndpoint } from "./api-endpoint.ts";
 import { DEFAULT_BODY_LIMIT } from "./body.ts";
 import { ORIGINAL_CONTENT_TYPE } from "./content-type-header.ts";
 import { type CorsOption, responseHeaders } from "./cors.ts";
+import { DGRAPH_COMPAT_VERSION } from "./dgraph-compat-version.ts";
 import { errorBody } from "./envelope.ts";
 import { sendJson } from "./reply.ts";
 import { alterHandler } from "./routes/alter.ts";
@@ -25,9 +25,7 @@ import { mutateHandler } from "./routes/mutate.ts";
 import { queryHandler } from "./routes/query.ts";
 import { homeRoute, keywordsRoute } from "./routes/ui.ts";
 import type { ServerContext } from "./server-context.ts";
-
-/** The version /health reports; clients only check `^v\d+\.\d+\.\d+` (and "1.0." for the legacy API). */
-export const DGRAPH_COMPAT_VERSION = "v25.0.0";
+import { serverGuards } from "./server-guards.ts";
 
 export interface HttpServerOptions {
   /**
@@ -76,26 +74,14 @@ export interface HttpServer {
 const API_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"] as const;
 
 export function createHttpServer(engine: GraphEngine, options: HttpServerOptions = {}): HttpServer {
-  let acl: Acl | undefined;
-  const requireAuth = options.requireAuth ?? false;
-  if (options.acl || requireAuth) {
-    if (!options.aclSecret) {
-      throw new Error(
-        `${requireAuth ? "requireAuth" : "ACL"} needs an aclSecret (at least 32 bytes) to sign and check JWTs`,
-      );
-    }
-    acl = new Acl(engine, {
-      secret: options.aclSecret,
-      accessTtlMs: options.aclAccessTtlMs,
-      refreshTtlMs: options.aclRefreshTtlMs,
-    });
-  }
+  const guards = serverGuards(engine, options);
+  const { acl } = guards;
   const ctx: ServerContext = {
     engine,
     logger: options.logger ?? pino({ level: "silent" }),
     acl,
-    requireAuth,
-    guards: { acl, authToken: options.authToken || undefined },
+    requireAuth: options.requireAuth ?? false,
+    guards,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     version: options.version ?? DGRAPH_COMPAT_VERSION,
     startedAt: Date.now(),

@@ -1,5 +1,5 @@
 /** POST /login — ACL login with a password or a refresh token (Dgraph's `loginHandler`). */
-import type { LoginRequest } from "../acl.ts";
+import { ACL_NOT_ENABLED, type LoginRequest } from "../acl.ts";
 import type { ApiHandler } from "../api-endpoint.ts";
 import { fromEngineError, RequestErrorWithData, toJson } from "../envelope.ts";
 import { type GoJsonError, type GoJsonValue, parseGoJson, structField, typeError } from "../go-json.ts";
@@ -50,7 +50,7 @@ export function decodeLoginBody(text: string): LoginRequest {
 
 export const loginHandler: ApiHandler = async ({ ctx, body }) => {
   const req = decodeLoginBody((await body()).toString("utf8"));
-  if (!ctx.acl) throw new RequestErrorWithData("ACL is not enabled on this server: start it with --acl");
+  if (!ctx.acl) throw new RequestErrorWithData(ACL_NOT_ENABLED);
   try {
     const tokens = await ctx.acl.login(req);
     return { json: toJson({ data: { accessJWT: tokens.accessJWT, refreshJWT: tokens.refreshJWT } }) };

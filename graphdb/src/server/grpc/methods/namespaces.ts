@@ -8,44 +8,33 @@
  * no password field. Create namespaces in-process (`GraphDB.createNamespace({ grootPassword })`) to give
  * each its own.
  */
-import type { ServerUnaryCall } from "@grpc/grpc-js";
-import type { GraphEngine } from "../../../engine/engine-api.ts";
 import { GROOT_DEFAULT_PASSWORD } from "../../acl.ts";
-import { authorizeNamespaceAdmin, type Guards, type RequestCredentials } from "../../guarded-engine.ts";
+import { authorizeNamespaceAdmin } from "../../guarded-engine.ts";
+import { callCredentials } from "../call-credentials.ts";
+import type { GrpcMethod } from "../grpc-context.ts";
 import type {
   ApiCreateNamespaceResponse,
   ApiDropNamespaceRequest,
   ApiListNamespacesResponse,
 } from "../grpc-proto.ts";
 
-type Call<Req> = ServerUnaryCall<Req, unknown>;
+export const createNamespace: GrpcMethod<unknown, ApiCreateNamespaceResponse> = async (ctx, call) => {
+  await authorizeNamespaceAdmin(ctx.guards, callCredentials(call, ""));
+  return { namespace: await ctx.engine.createNamespace({ grootPassword: GROOT_DEFAULT_PASSWORD }) };
+};
 
-export interface NamespaceMethods {
-  CreateNamespace(call: Call<unknown>): Promise<ApiCreateNamespaceResponse>;
-  DropNamespace(call: Call<ApiDropNamespaceRequest>): Promise<Record<string, never>>;
-  ListNamespaces(call: Call<unknown>): Promise<ApiListNamespacesResponse>;
-}
+export const dropNamespace: GrpcMethod<ApiDropNamespaceRequest, Record<string, never>> = async (
+  ctx,
+  call,
+) => {
+  await authorizeNamespaceAdmin(ctx.guards, callCredentials(call, ""));
+  await ctx.engine.dropNamespace(call.request.namespace);
+  return {};
+};
 
-export function namespaceMethods(
-  engine: GraphEngine,
-  guards: Guards,
-  credentials: (call: Call<unknown>) => RequestCredentials,
-): NamespaceMethods {
-  return {
-    async CreateNamespace(call) {
-      await authorizeNamespaceAdmin(guards, credentials(call));
-      return { namespace: await engine.createNamespace({ grootPassword: GROOT_DEFAULT_PASSWORD }) };
-    },
-    async DropNamespace(call) {
-      await authorizeNamespaceAdmin(guards, credentials(call));
-      await engine.dropNamespace(call.request.namespace);
-      return {};
-    },
-    async ListNamespaces(call) {
-      await authorizeNamespaceAdmin(guards, credentials(call));
-      const namespaces: Record<string, { id: number }> = {};
-      for (const id of engine.listNamespaces()) namespaces[String(id)] = { id };
-      return { namespaces };
-    },
-  };
-}
+export const listNamespaces: GrpcMethod<unknown, ApiListNamespacesResponse> = async (ctx, call) => {
+  await authorizeNamespaceAdmin(ctx.guards, callCredentials(call, ""));
+  const namespaces: Record<string, { id: number }> = {};
+  for (const id of ctx.engine.listNamespaces()) namespaces[String(id)] = { id };
+  return { namespaces };
+};

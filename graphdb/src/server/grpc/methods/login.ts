@@ -1,0 +1,17 @@
+/** Login — ACL login with a password or a refresh token, into a namespace. */
+import { DgraphError } from "../../../core/errors.ts";
+import { ACL_NOT_ENABLED } from "../../acl.ts";
+import type { GrpcMethod } from "../grpc-context.ts";
+import { type ApiLoginRequest, type ApiResponse, encodeJwt } from "../grpc-proto.ts";
+
+export const login: GrpcMethod<ApiLoginRequest, ApiResponse> = async ({ guards: { acl } }, call) => {
+  if (!acl) throw new DgraphError(ACL_NOT_ENABLED);
+  const req = call.request;
+  const tokens = await acl.login({
+    userid: req.userid,
+    password: req.password,
+    refreshToken: req.refresh_token,
+    namespace: req.namespace,
+  });
+  return { json: encodeJwt(tokens.accessJWT, tokens.refreshJWT) };
+};
