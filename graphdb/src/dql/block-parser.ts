@@ -7,6 +7,7 @@ import type { OrderKey, UidSet } from "./ast.ts";
 import { parseCascade, parseGroupBy, parseLanguageList, parseRecurse } from "./directive-parser.ts";
 import { parseFilter } from "./filter-parser.ts";
 import { parseFunction, type RawFunction, toFunctionCall } from "./function-parser.ts";
+import type { Token } from "./lexer.ts";
 import type { ParseContext } from "./parse-context.ts";
 import { parseUidList } from "./query-variables.ts";
 import { newRawNode, type RawNode } from "./raw-query.ts";
@@ -43,6 +44,18 @@ function uidSetOf(ctx: ParseContext, fn: RawFunction): UidSet {
 /** Parses the block head `name(args)` (Dgraph's `getRoot`); the stream is before the name. */
 function parseRoot(ctx: ParseContext): RawNode {
   const ts = ctx.ts;
+  const block = parseBlockName(ctx);
+  const item = ts.item;
+  if (!ts.next()) throw ts.errorAt(item, "Invalid query");
+  if (ts.item.kind !== "LeftRound")
+    throw ts.errorAt(ts.item, `Expected Left round brackets. Got: ${describeToken(ts.item)}`);
+  parseRootArguments(ctx, block);
+  return block;
+}
+
+/** `name` or `v as name`; leaves the stream on the name. */
+function parseBlockName(ctx: ParseContext): RawNode {
+  const ts = ctx.ts;
   if (!ts.next()) throw ts.errorNext("Invalid query");
   let item = ts.item;
   if (item.kind !== "Name") throw ts.errorAt(item, `Expected some name. Got: ${describeToken(item)}`);
@@ -57,172 +70,188 @@ function parseRoot(ctx: ParseContext): RawNode {
   }
   const block = newRawNode("block", item.value, locationOf(item));
   if (asVar !== undefined) block.asVar = asVar;
-  if (!ts.next()) throw ts.errorAt(item, "Invalid query");
-  item = ts.item;
-  if (item.kind !== "LeftRound")
-    throw ts.errorAt(item, `Expected Left round brackets. Got: ${describeToken(item)}`);
+  return block;
+}
 
+/** The block's own state while its arguments are read. */
+interface RootArguments {
+  readonly block: RawNode;
+  usesValueVar: boolean;
+  sortedBy: Set<string> | undefined;
+}
+
+/** `(func: ..., first: 2, orderasc: name)`; the `(` has been consumed. */
+function parseRootArguments(ctx: ParseContext, block: RawNode): void {
+  const ts = ctx.ts;
+  const state: RootArguments = { block, usesValueVar: false, sortedBy: undefined };
   let expectArg = true;
-  let usesValueVar = false;
-  let sortedBy: Set<string> | undefined;
-  loop: while (ts.next()) {
-    item = ts.item;
-    let key: string;
+  while (ts.next()) {
+    const item = ts.item;
     switch (item.kind) {
       case "Name":
         if (!expectArg) throw ts.errorAt(item, `Not expecting argument. Got: ${describeToken(item)}`);
-        key = item.value;
         expectArg = false;
+        parseRootArgument(ctx, state, item.value);
         break;
       case "RightRound":
         if (
           block.func === undefined &&
-          !usesValueVar &&
+          !state.usesValueVar &&
           block.args === undefined &&
           !block.from &&
           !block.to
         ) {
           block.isEmpty = true;
         }
-        break loop;
+        return;
       case "Comma":
         if (expectArg) throw ts.errorAt(item, "Expected Argument but got comma.");
         expectArg = true;
-        continue;
+        break;
       default:
         throw ts.errorAt(item, `Expecting argument name. Got: ${describeToken(item)}`);
     }
-    if (!isValidRootKey(key)) throw ts.errorAt(item, `Got invalid keyword: ${key} at root`);
-    if (!ts.next()) throw ts.errorAt(item, "Invalid query");
-    const colon = ts.item;
-    if (colon.kind !== "Colon") throw ts.errorAt(colon, `Expecting a colon. Got: ${describeToken(colon)}`);
-
-    switch (key) {
-      case "func": {
-        if (block.func !== undefined) throw ts.errorAt(colon, "Only one function allowed at root");
-        const fn = parseFunction(ctx, true);
-        block.func = toFunctionCall(ctx, fn, "root", locationOf(colon));
-        continue;
-      }
-      case "from":
-      case "to": {
-        if (block.attr !== "shortest")
-          throw ts.errorAt(colon, "from/to only allowed for shortest path queries");
-        const next = ts.peek();
-        if (next === undefined) throw ts.errorAt(colon, "Invalid query");
-        let set: UidSet;
-        if (next.value === "uid") {
-          set = uidSetOf(ctx, parseFunction(ctx, true));
-        } else {
-          ts.next();
-          const valueToken = ts.item;
-          const val = ts.collectName(valueToken.value);
-          const uid = goParseUint(val);
-          if (typeof uid === "string") {
-            if (uid === "range") {
-              throw ts.errorAt(valueToken, `The uid value ${JSON.stringify(val)} is too large.`);
-            }
-            throw ts.errorAt(
-              valueToken,
-              `from/to in shortest path can only accept uid function or an uid. Got: ${val}`,
-            );
-          }
-          set = { uids: [Number(uid)], vars: [] };
-        }
-        if (key === "from") block.from = set;
-        else block.to = set;
-        continue;
-      }
-    }
-
-    if (!ts.next()) throw ts.errorNext("Invalid query");
-    item = ts.item;
-    let val = "";
-    let fromVariable = false;
-    let valueVar: string | undefined;
-    if (item.kind === "Dollar") {
-      ts.next();
-      item = ts.item;
-      if (item.kind !== "Name")
-        throw ts.errorAt(item, `Expecting a variable name. Got: ${describeToken(item)}`);
-      val = ctx.vars.valueOf(`$${item.value}`);
-      fromVariable = true;
-    } else {
-      if (item.kind === "MathOp") {
-        if (item.value !== "+" && item.value !== "-") {
-          throw ts.errorAt(item, `Only Plus and minus are allowed unary ops. Got: ${item.value}`);
-        }
-        val = item.value;
-        ts.next();
-        item = ts.item;
-      }
-      if (val === "" && item.value === "val" && item.kind === "Name") {
-        const names = parseVarList(ts);
-        if (names.length !== 1) throw ts.errorAt(item, `Expected only one variable but got: ${names.length}`);
-        valueVar = names[0];
-        usesValueVar = true;
-        if (block.order.length > 0 && (key === "orderasc" || key === "orderdesc")) {
-          throw ts.errorNext(`Multiple sorting only allowed by predicates. Got: ${valueVar}`);
-        }
-      } else {
-        val = ts.collectName(val + item.value);
-        const next = ts.peek();
-        if (next !== undefined && next.kind === "LeftRound" && (key === "orderasc" || key === "orderdesc")) {
-          if (val !== "val") throw ts.errorNext(`Expected val(). Got ${val}() with order.`);
-        }
-        if (next !== undefined && next.kind === "At") {
-          ts.next();
-          ts.next();
-          val = `${val}@${parseLanguageList(ts).join(":")}`;
-        }
-      }
-    }
-
-    if (!fromVariable && (key === "orderasc" || key === "orderdesc")) {
-      for (const existing of block.order) {
-        if (existing.kind === "OrderByValueVar") {
-          throw ts.errorNext(`Val() is not allowed in multiple sorting. Got: [${existing.varName}]`);
-        }
-      }
-      const sortKey = valueVar ?? val;
-      sortedBy ??= new Set<string>();
-      if (sortedBy.has(sortKey))
-        throw ts.errorNext(`Sorting by an attribute: [${sortKey}] can only be done once`);
-      const desc = key === "orderdesc";
-      const loc = locationOf(item);
-      let order: OrderKey;
-      if (valueVar !== undefined) {
-        order = { kind: "OrderByValueVar", desc, varName: valueVar, loc };
-      } else {
-        const { attr, langs } = splitLangs(val);
-        if (langs.length > 1) {
-          throw ts.errorNext(`Sorting by an attribute: [${val}] can only be done on one language`);
-        }
-        order = { kind: "OrderByPredicate", desc, predicate: attr, langs, loc };
-      }
-      block.order.push(order);
-      sortedBy.add(sortKey);
-      continue;
-    }
-    if (fromVariable && (key === "orderasc" || key === "orderdesc")) {
-      if (val !== "") {
-        const { attr, langs } = splitLangs(val);
-        block.order.push({
-          kind: "OrderByPredicate",
-          desc: key === "orderdesc",
-          predicate: attr,
-          langs,
-          loc: locationOf(item),
-        });
-      }
-      continue;
-    }
-    const args = block.args ?? {};
-    if (Object.hasOwn(args, key)) throw ts.errorNext(`Repeated key ${JSON.stringify(key)} at root`);
-    args[key] = { value: valueVar ?? val, fromVariable };
-    block.args = args;
   }
-  return block;
+}
+
+/** One `key: value` at the root; the stream is on the key. */
+function parseRootArgument(ctx: ParseContext, state: RootArguments, key: string): void {
+  const ts = ctx.ts;
+  const { block } = state;
+  const keyToken = ts.item;
+  if (!isValidRootKey(key)) throw ts.errorAt(keyToken, `Got invalid keyword: ${key} at root`);
+  if (!ts.next()) throw ts.errorAt(keyToken, "Invalid query");
+  const colon = ts.item;
+  if (colon.kind !== "Colon") throw ts.errorAt(colon, `Expecting a colon. Got: ${describeToken(colon)}`);
+  if (key === "func") {
+    if (block.func !== undefined) throw ts.errorAt(colon, "Only one function allowed at root");
+    const fn = parseFunction(ctx, true);
+    block.func = toFunctionCall(ctx, fn, "root", locationOf(colon));
+    return;
+  }
+  if (key === "from" || key === "to") {
+    if (block.attr !== "shortest") throw ts.errorAt(colon, "from/to only allowed for shortest path queries");
+    const set = parseShortestEndpoint(ctx, colon);
+    if (key === "from") block.from = set;
+    else block.to = set;
+    return;
+  }
+  const value = parseRootValue(ctx, state, key);
+  if (key === "orderasc" || key === "orderdesc") {
+    addRootOrder(ctx, state, key === "orderdesc", value);
+    return;
+  }
+  const args = block.args ?? {};
+  if (Object.hasOwn(args, key)) throw ts.errorNext(`Repeated key ${JSON.stringify(key)} at root`);
+  args[key] = { value: value.valueVar ?? value.val, fromVariable: value.fromVariable };
+  block.args = args;
+}
+
+/** `from:`/`to:` of a shortest path: `uid(...)` or one uid. */
+function parseShortestEndpoint(ctx: ParseContext, colon: Token): UidSet {
+  const ts = ctx.ts;
+  const next = ts.peek();
+  if (next === undefined) throw ts.errorAt(colon, "Invalid query");
+  if (next.value === "uid") return uidSetOf(ctx, parseFunction(ctx, true));
+  ts.next();
+  const valueToken = ts.item;
+  const val = ts.collectName(valueToken.value);
+  const uid = goParseUint(val);
+  if (typeof uid === "string") {
+    if (uid === "range") throw ts.errorAt(valueToken, `The uid value ${JSON.stringify(val)} is too large.`);
+    throw ts.errorAt(
+      valueToken,
+      `from/to in shortest path can only accept uid function or an uid. Got: ${val}`,
+    );
+  }
+  return { uids: [Number(uid)], vars: [] };
+}
+
+/** A root argument's value: `$var`, `val(x)`, or a (signed, language-tagged) name. */
+interface RootValue {
+  val: string;
+  fromVariable: boolean;
+  valueVar: string | undefined;
+  /** The value's last token, where an order's location points. */
+  token: Token;
+}
+
+function parseRootValue(ctx: ParseContext, state: RootArguments, key: string): RootValue {
+  const ts = ctx.ts;
+  if (!ts.next()) throw ts.errorNext("Invalid query");
+  let item = ts.item;
+  if (item.kind === "Dollar") {
+    ts.next();
+    item = ts.item;
+    if (item.kind !== "Name")
+      throw ts.errorAt(item, `Expecting a variable name. Got: ${describeToken(item)}`);
+    return { val: ctx.vars.valueOf(`$${item.value}`), fromVariable: true, valueVar: undefined, token: item };
+  }
+  const ordering = key === "orderasc" || key === "orderdesc";
+  let val = "";
+  if (item.kind === "MathOp") {
+    if (item.value !== "+" && item.value !== "-") {
+      throw ts.errorAt(item, `Only Plus and minus are allowed unary ops. Got: ${item.value}`);
+    }
+    val = item.value;
+    ts.next();
+    item = ts.item;
+  }
+  if (val === "" && item.value === "val" && item.kind === "Name") {
+    const names = parseVarList(ts);
+    if (names.length !== 1) throw ts.errorAt(item, `Expected only one variable but got: ${names.length}`);
+    state.usesValueVar = true;
+    if (state.block.order.length > 0 && ordering) {
+      throw ts.errorNext(`Multiple sorting only allowed by predicates. Got: ${names[0]}`);
+    }
+    return { val, fromVariable: false, valueVar: names[0], token: item };
+  }
+  val = ts.collectName(val + item.value);
+  const next = ts.peek();
+  if (next !== undefined && next.kind === "LeftRound" && ordering && val !== "val") {
+    throw ts.errorNext(`Expected val(). Got ${val}() with order.`);
+  }
+  if (next !== undefined && next.kind === "At") {
+    ts.next();
+    ts.next();
+    val = `${val}@${parseLanguageList(ts).join(":")}`;
+  }
+  return { val, fromVariable: false, valueVar: undefined, token: item };
+}
+
+/** `orderasc:`/`orderdesc:` at the root: by a predicate (with one language) or by a value variable. */
+function addRootOrder(ctx: ParseContext, state: RootArguments, desc: boolean, value: RootValue): void {
+  const ts = ctx.ts;
+  const { block } = state;
+  const { val, valueVar } = value;
+  const loc = locationOf(value.token);
+  if (value.fromVariable) {
+    if (val !== "") {
+      const { attr, langs } = splitLangs(val);
+      block.order.push({ kind: "OrderByPredicate", desc, predicate: attr, langs, loc });
+    }
+    return;
+  }
+  for (const existing of block.order) {
+    if (existing.kind === "OrderByValueVar") {
+      throw ts.errorNext(`Val() is not allowed in multiple sorting. Got: [${existing.varName}]`);
+    }
+  }
+  const sortKey = valueVar ?? val;
+  state.sortedBy ??= new Set<string>();
+  if (state.sortedBy.has(sortKey))
+    throw ts.errorNext(`Sorting by an attribute: [${sortKey}] can only be done once`);
+  let order: OrderKey;
+  if (valueVar !== undefined) {
+    order = { kind: "OrderByValueVar", desc, varName: valueVar, loc };
+  } else {
+    const { attr, langs } = splitLangs(val);
+    if (langs.length > 1)
+      throw ts.errorNext(`Sorting by an attribute: [${val}] can only be done on one language`);
+    order = { kind: "OrderByPredicate", desc, predicate: attr, langs, loc };
+  }
+  block.order.push(order);
+  state.sortedBy.add(sortKey);
 }
 
 /** Parses one query block (Dgraph's `getQuery`); the stream is before the block name. */

@@ -11,6 +11,7 @@ import type {
   GroupByKey,
   RecurseDirective,
 } from "./ast.ts";
+import { type CommaListTexts, readCommaList } from "./comma-list.ts";
 import { filterUsesVariables, parseFilter } from "./filter-parser.ts";
 import type { Token } from "./lexer.ts";
 import type { ParseContext } from "./parse-context.ts";
@@ -41,6 +42,12 @@ export function parseLanguageList(ts: TokenStream): string[] {
   return langs;
 }
 
+const PREDICATE_LIST: CommaListTexts = {
+  comma: "Expected a predicate but got comma",
+  missingComma: (token) => `Expected a comma or right round but got: ${token.value}`,
+  other: () => undefined,
+};
+
 /** `@cascade` → ["__all__"]; `@cascade(a, b)` → ["a", "b"]. */
 export function parseCascade(ts: TokenStream): string[] {
   const directive = ts.item;
@@ -55,26 +62,12 @@ export function parseCascade(ts: TokenStream): string[] {
     throw ts.errorAt(open, `Expected a left round after cascade, got: ${describeToken(open)}`);
   }
   const fields: string[] = [];
-  let expectArg = true;
-  loop: while (ts.next()) {
-    const token = ts.item;
-    switch (token.kind) {
-      case "RightRound":
-        break loop;
-      case "Comma":
-        if (expectArg) throw ts.errorAt(token, "Expected a predicate but got comma");
-        expectArg = true;
-        break;
-      case "Name":
-        if (!expectArg) throw ts.errorAt(token, `Expected a comma or right round but got: ${token.value}`);
-        fields.push(ts.collectName(token.value));
-        expectArg = false;
-        break;
-      default:
-        throw ts.errorAt(token, `Unexpected item while parsing: ${token.value}`);
-    }
-  }
-  if (expectArg) throw ts.errorAt(open, "Unnecessary comma in cascade()");
+  const texts = {
+    ...PREDICATE_LIST,
+    other: (token: Token) => `Unexpected item while parsing: ${token.value}`,
+  };
+  const trailing = readCommaList(ts, texts, (token) => fields.push(ts.collectName(token.value)) > 0);
+  if (trailing) throw ts.errorAt(open, "Unnecessary comma in cascade()");
   return fields;
 }
 
@@ -89,48 +82,27 @@ export function parseGroupBy(ts: TokenStream): GroupByKey[] {
   const open = ts.item;
   if (open.kind !== "LeftRound") throw ts.errorAt(open, "Expected a left round after groupby");
   const keys: GroupByKey[] = [];
-  let expectArg = true;
   let alias = "";
-  loop: while (ts.next()) {
-    const token = ts.item;
-    switch (token.kind) {
-      case "RightRound":
-        break loop;
-      case "Comma":
-        if (expectArg) throw ts.errorAt(token, "Expected a predicate but got comma");
-        expectArg = true;
-        break;
-      case "Name": {
-        if (!expectArg) throw ts.errorAt(token, `Expected a comma or right round but got: ${token.value}`);
-        const val = ts.collectName(token.value);
-        if (ts.peekIs("Colon")) {
-          if (alias !== "") throw ts.errorAt(token, `Expected predicate after ${alias}:`);
-          if (isEdgeArgumentKey(val)) throw ts.errorAt(token, `Can't use keyword ${val} as alias in groupby`);
-          alias = val;
-          ts.next();
-          continue;
-        }
-        let langs: string[] = [];
-        if (ts.peekIs("At")) {
-          ts.next();
-          ts.next();
-          langs = parseLanguageList(ts);
-        }
-        keys.push({
-          predicate: val,
-          langs,
-          ...(alias !== "" ? { alias } : {}),
-          loc: locationOf(token),
-        });
-        alias = "";
-        expectArg = false;
-        break;
-      }
-      default:
-        break;
+  const trailing = readCommaList(ts, PREDICATE_LIST, (token) => {
+    const val = ts.collectName(token.value);
+    if (ts.peekIs("Colon")) {
+      if (alias !== "") throw ts.errorAt(token, `Expected predicate after ${alias}:`);
+      if (isEdgeArgumentKey(val)) throw ts.errorAt(token, `Can't use keyword ${val} as alias in groupby`);
+      alias = val;
+      ts.next();
+      return false;
     }
-  }
-  if (expectArg) throw ts.errorAt(open, "Unnecessary comma in groupby()");
+    let langs: string[] = [];
+    if (ts.peekIs("At")) {
+      ts.next();
+      ts.next();
+      langs = parseLanguageList(ts);
+    }
+    keys.push({ predicate: val, langs, ...(alias !== "" ? { alias } : {}), loc: locationOf(token) });
+    alias = "";
+    return true;
+  });
+  if (trailing) throw ts.errorAt(open, "Unnecessary comma in groupby()");
   return keys;
 }
 

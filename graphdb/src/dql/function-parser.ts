@@ -81,11 +81,44 @@ export interface RawFunction {
   idVariableLoc?: SourceLocation;
 }
 
+/** A function call's state while its arguments are read. */
+interface FunctionState {
+  readonly fn: RawFunction;
+  readonly atRoot: boolean;
+  expectArg: boolean;
+  seenFuncArg: boolean;
+  expectLang: boolean;
+  isDollar: boolean;
+  /** Tokens read since the attribute (-1 before it): `@lang` must come right after it. */
+  attrItemsAgo: number;
+}
+
 /**
  * Parses a function call; the stream is positioned before its name. `atRoot` selects Dgraph's root
  * behaviour for `uid($v)` (one variable, resolved with the root's rules).
  */
 export function parseFunction(ctx: ParseContext, atRoot: boolean): RawFunction {
+  const ts = ctx.ts;
+  const state: FunctionState = {
+    fn: parseFunctionName(ctx),
+    atRoot,
+    expectArg: true,
+    seenFuncArg: false,
+    expectLang: false,
+    isDollar: false,
+    attrItemsAgo: -1,
+  };
+  while (ts.next()) {
+    if (state.attrItemsAgo >= 0) state.attrItemsAgo++;
+    if (ts.item.kind === "RightRound") break;
+    parseFunctionItem(ctx, state);
+  }
+  checkFunction(ctx, state.fn);
+  return state.fn;
+}
+
+/** `name(`: the function's name, lower-cased, and an empty call. */
+function parseFunctionName(ctx: ParseContext): RawFunction {
   const ts = ctx.ts;
   ts.next();
   const nameToken = ts.item;
@@ -95,7 +128,7 @@ export function parseFunction(ctx: ParseContext, atRoot: boolean): RawFunction {
   const name = ts.collectName(nameToken.value).toLowerCase();
   if (ts.tryConsume("LeftRound") === undefined) throw ts.errorNext(`Expected ( after func name [${name}]`);
   const loc = locationOf(nameToken);
-  const fn: RawFunction = {
+  return {
     name,
     loc,
     attr: "",
@@ -109,147 +142,153 @@ export function parseFunction(ctx: ParseContext, atRoot: boolean): RawFunction {
     uidVars: [],
     needs: [],
   };
-  let expectArg = true;
-  let seenFuncArg = false;
-  let expectLang = false;
-  let isDollar = false;
-  let attrItemsAgo = -1;
+}
 
-  loop: while (ts.next()) {
-    let token = ts.item;
-    if (attrItemsAgo >= 0) attrItemsAgo++;
-    let sign = "";
-    switch (token.kind) {
-      case "RightRound":
-        break loop;
-      case "Comma":
-        if (expectArg) throw ts.errorAt(token, "Invalid use of comma.");
-        if (isDollar) throw ts.errorAt(token, "Invalid use of comma after dollar.");
-        expectArg = true;
-        continue;
-      case "LeftRound": {
-        if (seenFuncArg) throw ts.errorAt(token, "Multiple functions as arguments not allowed");
-        ts.prev();
-        ts.prev();
-        const nested = parseFunction(ctx, atRoot);
-        seenFuncArg = true;
-        applyNestedFunction(fn, nested, token);
-        expectArg = false;
-        continue;
+/** One token inside the call's parentheses (the stream is on it). */
+function parseFunctionItem(ctx: ParseContext, state: FunctionState): void {
+  const ts = ctx.ts;
+  const { fn } = state;
+  const name = fn.name;
+  let token = ts.item;
+  let sign = "";
+  switch (token.kind) {
+    case "Comma":
+      if (state.expectArg) throw ts.errorAt(token, "Invalid use of comma.");
+      if (state.isDollar) throw ts.errorAt(token, "Invalid use of comma after dollar.");
+      state.expectArg = true;
+      return;
+    case "LeftRound": {
+      if (state.seenFuncArg) throw ts.errorAt(token, "Multiple functions as arguments not allowed");
+      ts.prev();
+      ts.prev();
+      const nested = parseFunction(ctx, state.atRoot);
+      state.seenFuncArg = true;
+      applyNestedFunction(fn, nested, token);
+      state.expectArg = false;
+      return;
+    }
+    case "At":
+      if (state.attrItemsAgo !== 1) {
+        throw ts.errorAt(
+          token,
+          "Invalid usage of '@' in function argument, must only appear immediately after attr.",
+        );
       }
-      case "At":
-        if (attrItemsAgo !== 1) {
-          throw ts.errorAt(
-            token,
-            "Invalid usage of '@' in function argument, must only appear immediately after attr.",
-          );
-        }
-        expectLang = true;
-        continue;
-      case "MathOp":
-        sign = token.value;
-        ts.next();
-        token = ts.item;
-        if (token.kind !== "Name") {
-          throw ts.errorAt(token, `Expected arg after func [${name}], but got item ${describeToken(token)}`);
-        }
-        break;
-      case "Dollar":
-        if (isDollar) throw ts.errorAt(token, "Invalid use of $ in func args");
-        isDollar = true;
-        continue;
-      case "Regex": {
-        const { pattern, flags } = parseRegexLiteral(token.value);
-        fn.args.push({ kind: "RegexArg", pattern, flags, loc: locationOf(token) });
-        expectArg = false;
-        continue;
-      }
-      case "LeftSquare":
-        if (isGeoFunction(name)) parseGeoArgument(ctx, fn, token);
-        else if (isInequalityFunction(name) || name === "uid_in" || name === "similar_to") {
-          parseListArguments(ctx, fn, token);
-        } else throw ts.errorAt(token, "Unexpected character [ while parsing request.");
-        expectArg = false;
-        continue;
-      case "RightSquare":
-        if (ts.peek() === undefined) throw ts.errorAt(token, "Unexpected EOF while parsing args");
-        expectArg = false;
-        continue;
-      case "Name":
-        break;
-      default:
+      state.expectLang = true;
+      return;
+    case "MathOp":
+      sign = token.value;
+      ts.next();
+      token = ts.item;
+      if (token.kind !== "Name") {
         throw ts.errorAt(token, `Expected arg after func [${name}], but got item ${describeToken(token)}`);
-    }
-
-    const next = ts.peek();
-    if (next === undefined) throw ts.errorAt(token, `Unexpected item: ${describeToken(token)}`);
-    // A nested function name: the "(" that follows is handled by the next iteration.
-    if (next.kind === "LeftRound") continue;
-    if (!expectArg && !expectLang)
-      throw ts.errorAt(token, `Expected comma or language but got: ${token.value}`);
-
-    const raw = ts.collectName(token.value);
-    const quoted = isQuoted(token);
-    const val = sign + unquote(raw.trim());
-
-    if (isDollar) {
-      isDollar = false;
-      expectArg = false;
-      addVariableArgument(ctx, fn, `$${val}`, token, atRoot);
-      continue;
-    }
-
-    if (fn.attr === "" && name !== "uid" && name !== "type") {
-      if (raw.includes('"'))
-        throw ts.errorAt(token, `Attribute in function must not be quoted with ": ${raw}`);
-      if (name === "uid_in" && next.kind === "RightRound") {
-        throw ts.errorAt(token, "uid_in function expects an argument, got none");
       }
-      fn.attr = val;
-      fn.attrLoc = locationOf(token);
-      attrItemsAgo = 0;
-    } else if (expectLang) {
-      if (val === "*") throw plainError("The * symbol cannot be used as a valid language inside functions");
-      fn.lang = val;
-      expectLang = false;
-    } else if (name === "similar_to" && next.kind === "Colon") {
-      fn.args.push(parseNamedArgument(ctx, val, token));
-      expectArg = false;
-      continue;
-    } else if (name !== "uid") {
-      fn.args.push({ kind: "LiteralArg", value: val, quoted, loc: locationOf(token) });
+      break;
+    case "Dollar":
+      if (state.isDollar) throw ts.errorAt(token, "Invalid use of $ in func args");
+      state.isDollar = true;
+      return;
+    case "Regex": {
+      const { pattern, flags } = parseRegexLiteral(token.value);
+      fn.args.push({ kind: "RegexArg", pattern, flags, loc: locationOf(token) });
+      state.expectArg = false;
+      return;
     }
+    case "LeftSquare":
+      if (isGeoFunction(name)) parseGeoArgument(ctx, fn, token);
+      else if (isInequalityFunction(name) || name === "uid_in" || name === "similar_to") {
+        parseListArguments(ctx, fn, token);
+      } else throw ts.errorAt(token, "Unexpected character [ while parsing request.");
+      state.expectArg = false;
+      return;
+    case "RightSquare":
+      if (ts.peek() === undefined) throw ts.errorAt(token, "Unexpected EOF while parsing args");
+      state.expectArg = false;
+      return;
+    case "Name":
+      break;
+    default:
+      throw ts.errorAt(token, `Expected arg after func [${name}], but got item ${describeToken(token)}`);
+  }
+  parseFunctionValue(ctx, state, token, sign);
+}
 
-    if (name === "var") throw ts.errorAt(token, "Unexpected var(). Maybe you want to try using uid()");
-    expectArg = false;
-    switch (name) {
-      case "val":
-      case "len":
-        fn.needs.push(val);
-        break;
-      case "uid": {
-        const uid = goParseUint(val);
-        if (typeof uid === "bigint") {
-          fn.uids.push(Number(uid));
-          break;
-        }
-        if (uid === "range") {
-          throw ts.errorAt(token, `The uid value ${JSON.stringify(val)} is too large.`);
-        }
-        fn.uidVars.push(val);
-        fn.needs.push(val);
-        break;
+/** A name inside the call: the attribute, a language, a `$variable`, a named or a literal argument. */
+function parseFunctionValue(ctx: ParseContext, state: FunctionState, token: Token, sign: string): void {
+  const ts = ctx.ts;
+  const { fn } = state;
+  const name = fn.name;
+  const next = ts.peek();
+  if (next === undefined) throw ts.errorAt(token, `Unexpected item: ${describeToken(token)}`);
+  // A nested function name: the "(" that follows is handled by the next item.
+  if (next.kind === "LeftRound") return;
+  if (!state.expectArg && !state.expectLang)
+    throw ts.errorAt(token, `Expected comma or language but got: ${token.value}`);
+
+  const raw = ts.collectName(token.value);
+  const quoted = isQuoted(token);
+  const val = sign + unquote(raw.trim());
+
+  if (state.isDollar) {
+    state.isDollar = false;
+    state.expectArg = false;
+    addVariableArgument(ctx, fn, `$${val}`, token, state.atRoot);
+    return;
+  }
+  if (fn.attr === "" && name !== "uid" && name !== "type") {
+    if (raw.includes('"')) throw ts.errorAt(token, `Attribute in function must not be quoted with ": ${raw}`);
+    if (name === "uid_in" && next.kind === "RightRound") {
+      throw ts.errorAt(token, "uid_in function expects an argument, got none");
+    }
+    fn.attr = val;
+    fn.attrLoc = locationOf(token);
+    state.attrItemsAgo = 0;
+  } else if (state.expectLang) {
+    if (val === "*") throw plainError("The * symbol cannot be used as a valid language inside functions");
+    fn.lang = val;
+    state.expectLang = false;
+  } else if (name === "similar_to" && next.kind === "Colon") {
+    fn.args.push(parseNamedArgument(ctx, val, token));
+    state.expectArg = false;
+    return;
+  } else if (name !== "uid") {
+    fn.args.push({ kind: "LiteralArg", value: val, quoted, loc: locationOf(token) });
+  }
+  if (name === "var") throw ts.errorAt(token, "Unexpected var(). Maybe you want to try using uid()");
+  state.expectArg = false;
+  recordVariableUse(ctx, fn, val, token);
+}
+
+/** `val(x)`/`len(x)` need variable x; `uid(...)` takes a literal uid or a uid variable. */
+function recordVariableUse(ctx: ParseContext, fn: RawFunction, val: string, token: Token): void {
+  switch (fn.name) {
+    case "val":
+    case "len":
+      fn.needs.push(val);
+      return;
+    case "uid": {
+      const uid = goParseUint(val);
+      if (typeof uid === "bigint") {
+        fn.uids.push(Number(uid));
+        return;
       }
+      if (uid === "range") throw ctx.ts.errorAt(token, `The uid value ${JSON.stringify(val)} is too large.`);
+      fn.uidVars.push(val);
+      fn.needs.push(val);
+      return;
     }
   }
+}
 
-  if (name !== "uid" && name !== "type" && fn.attr === "") {
-    throw ts.errorNext(`Got empty attr for function: [${name}]`);
+/** What a complete call must have: an attribute (but `uid`/`type`), one argument for `type`. */
+function checkFunction(ctx: ParseContext, fn: RawFunction): void {
+  const ts = ctx.ts;
+  if (fn.name !== "uid" && fn.name !== "type" && fn.attr === "") {
+    throw ts.errorNext(`Got empty attr for function: [${fn.name}]`);
   }
-  if (name === "type" && fn.args.length !== 1) {
+  if (fn.name === "type" && fn.args.length !== 1) {
     throw ts.errorNext(`type function only supports one argument. Got: ${formatArgs(fn.args)}`);
   }
-  return fn;
 }
 
 /** Go's `%v` of one Dgraph `Arg` (`{value isValueVar isDQLVar}`). */
