@@ -12,6 +12,7 @@ import { AUTH_TOKEN_HEADER } from "./auth-token.ts";
 import { decodeContent, readRawBody } from "./body.ts";
 import { errorBody, errorBodyFor, RequestError } from "./envelope.ts";
 import { guardEngine, type RequestEngine } from "./guarded-engine.ts";
+import { headerValue } from "./header-value.ts";
 import { RequestParams } from "./request-params.ts";
 import type { ServerContext } from "./server-context.ts";
 
@@ -39,11 +40,6 @@ export type ApiHandler = (req: ApiRequest) => Promise<ApiResponse>;
 const EMPTY = Buffer.alloc(0);
 const INVALID_METHOD = errorBody("Invalid method", "ErrorInvalidMethod", false);
 
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
 /** Wraps a route handler with the behaviour common to Dgraph's API endpoints. */
 export function apiEndpoint(ctx: ServerContext, handler: ApiHandler) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
@@ -69,8 +65,8 @@ export function apiEndpoint(ctx: ServerContext, handler: ApiHandler) {
         return body;
       },
       engine: guardEngine(ctx.engine, ctx.guards, {
-        accessToken: header(headers, ACCESS_TOKEN_HEADER),
-        authToken: header(headers, AUTH_TOKEN_HEADER),
+        accessToken: headerValue(headers, ACCESS_TOKEN_HEADER),
+        authToken: headerValue(headers, AUTH_TOKEN_HEADER),
         hash: params.get("hash"),
       }),
     };
@@ -79,7 +75,7 @@ export function apiEndpoint(ctx: ServerContext, handler: ApiHandler) {
       const response = await handler(apiRequest);
       if (response.headers) reply.headers(response.headers);
       // Like Dgraph's x.WriteResponse: only successful bodies are compressed.
-      if ((header(headers, "accept-encoding") ?? "").includes("gzip")) {
+      if ((headerValue(headers, "accept-encoding") ?? "").includes("gzip")) {
         reply.header("content-encoding", "gzip");
         return reply.send(await gzipAsync(response.json));
       }

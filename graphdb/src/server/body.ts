@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { gunzip } from "node:zlib";
 import { RequestError } from "./envelope.ts";
+import { headerValue } from "./header-value.ts";
 
 export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
 
@@ -62,7 +63,7 @@ export async function decodeContent(
   headers: IncomingHttpHeaders,
   limit: number,
 ): Promise<Buffer> {
-  const encoding = headerValue(headers["content-encoding"]);
+  const encoding = headerValue(headers, "content-encoding") ?? "";
   if (encoding === "" || encoding === "identity") return body;
   if (encoding !== "gzip") throw new RequestError("Unsupported content encoding");
   if (body.length < 10 || body[0] !== 0x1f || body[1] !== 0x8b) {
@@ -78,10 +79,6 @@ export async function decodeContent(
       reject(new RequestError(`flate: corrupt input: ${err.message}`));
     });
   });
-}
-
-function headerValue(value: string | string[] | undefined): string {
-  return (Array.isArray(value) ? value[0] : value) ?? "";
 }
 
 export interface MediaType {

@@ -81,10 +81,28 @@ export function guardEngine(engine: GraphEngine, guards: Guards, creds: RequestC
 }
 
 /**
+ * Who may do something outside the DQL API (routes like /state, namespace management): anyone with a
+ * valid token, guardians (of any namespace), or the galaxy's guardians only.
+ */
+export type AccessLevel = "token" | "guardian" | "galaxy-guardian";
+
+/** Throws the ACL's error unless the access token grants `level` (nothing is checked without ACL). */
+export async function checkAccess(
+  acl: Acl | undefined,
+  accessToken: string | undefined,
+  level: AccessLevel,
+): Promise<void> {
+  if (!acl) return;
+  const claims = await acl.verifyAccessToken(accessToken);
+  if (level === "guardian") acl.requireGuardian(claims);
+  else if (level === "galaxy-guardian") acl.requireGalaxyGuardian(claims);
+}
+
+/**
  * Checks that a request may manage namespaces (create, drop, list): with ACL, a guardian of the galaxy
  * only (Dgraph's rule and error text); the auth token too when one is configured.
  */
 export async function authorizeNamespaceAdmin(guards: Guards, creds: RequestCredentials): Promise<void> {
   checkAuthToken(guards.authToken, creds.authToken);
-  if (guards.acl) guards.acl.requireGalaxyGuardian(await guards.acl.verifyAccessToken(creds.accessToken));
+  await checkAccess(guards.acl, creds.accessToken, "galaxy-guardian");
 }

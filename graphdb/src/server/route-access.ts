@@ -5,27 +5,18 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ACCESS_TOKEN_HEADER } from "./acl.ts";
 import { errorBodyFor, fromEngineError } from "./envelope.ts";
+import { type AccessLevel, checkAccess } from "./guarded-engine.ts";
+import { headerValue } from "./header-value.ts";
 import { sendJson } from "./reply.ts";
 import type { ServerContext } from "./server-context.ts";
-
-/** Who may use a route: anyone with a valid token, guardians (of any namespace), galaxy guardians. */
-export type RouteAccess = "token" | "guardian" | "galaxy-guardian";
-
-function accessToken(request: FastifyRequest): string | undefined {
-  const token = request.headers[ACCESS_TOKEN_HEADER];
-  return Array.isArray(token) ? token[0] : token;
-}
 
 /** Throws the ACL's error unless the request's token grants `access` (nothing is checked without ACL). */
 export async function checkRouteAccess(
   ctx: ServerContext,
   request: FastifyRequest,
-  access: RouteAccess,
+  access: AccessLevel,
 ): Promise<void> {
-  if (!ctx.acl) return;
-  const claims = await ctx.acl.verifyAccessToken(accessToken(request));
-  if (access === "guardian") ctx.acl.requireGuardian(claims);
-  else if (access === "galaxy-guardian") ctx.acl.requireGalaxyGuardian(claims);
+  await checkAccess(ctx.acl, headerValue(request.headers, ACCESS_TOKEN_HEADER), access);
 }
 
 /**
@@ -36,7 +27,7 @@ export async function allowRoute(
   ctx: ServerContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  access: RouteAccess,
+  access: AccessLevel,
 ): Promise<boolean> {
   try {
     await checkRouteAccess(ctx, request, access);

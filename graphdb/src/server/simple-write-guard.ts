@@ -16,6 +16,7 @@ import { ACCESS_TOKEN_HEADER } from "./acl.ts";
 import { AUTH_TOKEN_HEADER } from "./auth-token.ts";
 import { ORIGINAL_CONTENT_TYPE } from "./content-type-header.ts";
 import { RequestError, type WireErrorCode } from "./envelope.ts";
+import { headerValue } from "./header-value.ts";
 
 /** The media types a browser sends cross-origin without a preflight (the Fetch standard's list). */
 export const CORS_SIMPLE_TYPES: readonly string[] = [
@@ -41,11 +42,7 @@ export function refuseSimpleWrite(
   code: WireErrorCode,
 ): void {
   if (present(headers, ACCESS_TOKEN_HEADER) || present(headers, AUTH_TOKEN_HEADER)) return;
-  const contentType = headers[ORIGINAL_CONTENT_TYPE];
-  const essence = (Array.isArray(contentType) ? contentType[0] : (contentType ?? ""))
-    .split(";")[0]
-    .trim()
-    .toLowerCase();
+  const essence = (headerValue(headers, ORIGINAL_CONTENT_TYPE) ?? "").split(";")[0].trim().toLowerCase();
   // Only a browser (which always sends Origin on a POST) is refused: other clients keep working.
   if (!present(headers, "origin")) return;
   const simple = essence === "" || CORS_SIMPLE_TYPES.includes(essence);
