@@ -1,4 +1,5 @@
 import { DgraphError } from "../core/errors.ts";
+import { atLineColumn, whileLexing } from "../lex/lex-position.ts";
 import type { SourceLocation } from "./ast.ts";
 
 /**
@@ -20,13 +21,10 @@ export class DqlSyntaxError extends DgraphError {
 
 /** `line L column C: text`. */
 export function syntaxErrorAt(location: SourceLocation, text: string): DqlSyntaxError {
-  return new DqlSyntaxError(`line ${location.line} column ${location.column}: ${text}`, location);
+  return new DqlSyntaxError(atLineColumn(location.line, location.column, text), location);
 }
 
 /** `while lexing <input> at line L column C: text` (the whole input is quoted, as Dgraph does). */
 export function lexErrorAt(input: string, location: SourceLocation, text: string): DqlSyntaxError {
-  return new DqlSyntaxError(
-    `while lexing ${input} at line ${location.line} column ${location.column}: ${text}`,
-    location,
-  );
+  return new DqlSyntaxError(whileLexing(input, location.line, location.column, text), location);
 }

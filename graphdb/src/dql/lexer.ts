@@ -5,6 +5,10 @@
  *
  * Single pass, no regular expressions, no backtracking: linear in the input length.
  */
+import { isAscii, isAsciiLetter, isDigit, isEndOfLine, isHexDigit, isSpace } from "../lex/characters.ts";
+import { describeRune, goQuoteRune } from "../lex/go-runes.ts";
+import { scanIriBody } from "../lex/iri.ts";
+import { ByteColumns } from "../lex/lex-position.ts";
 import { lexErrorAt } from "./errors.ts";
 
 export type TokenKind =
@@ -80,11 +84,7 @@ const CH_TILDE = 126;
 const CH_UNDERSCORE = 95;
 
 function isNameBegin(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === CH_UNDERSCORE || c === CH_TILDE;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
+  return isAsciiLetter(c) || c === CH_UNDERSCORE || c === CH_TILDE;
 }
 
 /** Letters, digits, `_`, `~` and `.` (Freebase-style names such as `film.film.name`). */
@@ -98,31 +98,6 @@ function isLangOrDirective(c: number): boolean {
 
 function isInequalityOp(c: number): boolean {
   return c === CH_LT || c === CH_GT || c === CH_EQUAL || c === CH_BANG;
-}
-
-function isSpace(c: number): boolean {
-  return c === CH_SPACE || c === CH_TAB;
-}
-
-function isEndOfLine(c: number): boolean {
-  return c === CH_LF || c === CH_CR;
-}
-
-function isHex(c: number): boolean {
-  return isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-}
-
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
-/** Go's `%#U`: `U+0022 '"'` (the quoted character only when printable). */
-export function describeRune(input: string, pos: number): string {
-  const cp = input.codePointAt(pos) ?? 0;
-  const hex = cp.toString(16).toUpperCase().padStart(4, "0");
-  const printable = cp >= 0x20 && cp !== 0x7f && !(cp >= 0x80 && cp < 0xa0);
-  return printable ? `U+${hex} '${String.fromCodePoint(cp)}'` : `U+${hex}`;
 }
 
 /** True for a Name token that came from a quoted string. */
@@ -188,10 +163,7 @@ class Lexer {
   private start = 0;
   private line = 1;
   private lineStart = 0;
-  /** Cache for byteColumn(): byte count from colLineStart up to colPos. */
-  private colLineStart = -1;
-  private colPos = 0;
-  private colBytes = 0;
+  private readonly byteColumns: ByteColumns;
   private startLine = 1;
   private startColumn = 1;
   private depth = 0;
@@ -208,6 +180,7 @@ class Lexer {
     private readonly condition = false,
   ) {
     this.ascii = isAscii(input);
+    this.byteColumns = new ByteColumns(input);
     if (condition) {
       this.mode = Mode.Query;
       this.depth = 1;
@@ -254,19 +227,7 @@ class Lexer {
   private markStart(): void {
     this.start = this.pos;
     this.startLine = this.line;
-    this.startColumn = this.ascii ? this.pos - this.lineStart : this.byteColumn();
-  }
-
-  /** UTF-8 byte column of `pos`, counted incrementally from the last mark on the same line (linear overall). */
-  private byteColumn(): number {
-    if (this.colLineStart !== this.lineStart || this.colPos > this.pos) {
-      this.colLineStart = this.lineStart;
-      this.colPos = this.lineStart;
-      this.colBytes = 0;
-    }
-    this.colBytes += Buffer.byteLength(this.input.slice(this.colPos, this.pos), "utf8");
-    this.colPos = this.pos;
-    return this.colBytes;
+    this.startColumn = this.ascii ? this.pos - this.lineStart : this.byteColumns.at(this.lineStart, this.pos);
   }
 
   private error(text: string): never {
@@ -315,6 +276,29 @@ class Lexer {
     while (this.pos < s.length && isNameSuffix(s.charCodeAt(this.pos))) this.pos++;
   }
 
+  /** `{` (consumed): one level deeper. */
+  private openCurl(): void {
+    this.depth++;
+    this.emit("LeftCurl");
+  }
+
+  /** `}` (consumed): one level up; the outermost one returns to the top level. */
+  private closeCurl(): void {
+    this.depth--;
+    this.emit("RightCurl");
+    if (this.depth <= 0) {
+      this.depth = 0;
+      this.mode = Mode.Top;
+    }
+  }
+
+  /** `(` (consumed): arguments one level deeper, lexed in `mode` from here. */
+  private openRound(mode: Mode): void {
+    this.emit("LeftRound");
+    this.argDepth++;
+    this.mode = mode;
+  }
+
   private onEof(): void {
     switch (this.mode) {
       case Mode.Top:
@@ -346,8 +330,7 @@ class Lexer {
     switch (c) {
       case CH_LCURL:
         this.pos++;
-        this.depth++;
-        this.emit("LeftCurl");
+        this.openCurl();
         this.identifyBlock();
         return;
       case CH_RCURL:
@@ -358,9 +341,7 @@ class Lexer {
         return;
       case CH_LROUND:
         this.pos++;
-        this.emit("LeftRound");
-        this.argDepth++;
-        this.mode = Mode.Query;
+        this.openRound(Mode.Query);
         return;
     }
     if (isNameBegin(c)) {
@@ -436,16 +417,10 @@ class Lexer {
         this.emit("Period");
         return;
       case CH_RCURL:
-        this.depth--;
-        this.emit("RightCurl");
-        if (this.depth <= 0) {
-          this.depth = 0;
-          this.mode = Mode.Top;
-        }
+        this.closeCurl();
         return;
       case CH_LCURL:
-        this.depth++;
-        this.emit("LeftCurl");
+        this.openCurl();
         return;
       case CH_COMMA:
         this.emit("Comma");
@@ -457,9 +432,7 @@ class Lexer {
         this.emit("MathOp");
         return;
       case CH_LROUND:
-        this.emit("LeftRound");
-        this.argDepth++;
-        this.mode = Mode.Args;
+        this.openRound(Mode.Args);
         this.argEmpty = false;
         return;
       case CH_COLON:
@@ -534,8 +507,7 @@ class Lexer {
         return;
       }
       case CH_LROUND:
-        this.emit("LeftRound");
-        this.argDepth++;
+        this.openRound(Mode.Args);
         return;
       case CH_RROUND:
         this.argDepth--;
@@ -608,16 +580,10 @@ class Lexer {
         this.emit("LeftRound");
         return;
       case CH_RCURL:
-        this.depth--;
-        this.emit("RightCurl");
-        if (this.depth <= 0) {
-          this.depth = 0;
-          this.mode = Mode.Top;
-        }
+        this.closeCurl();
         return;
       case CH_LCURL:
-        this.depth++;
-        this.emit("LeftCurl");
+        this.openCurl();
         return;
       case CH_LSQUARE:
         this.emit("LeftSquare");
@@ -693,38 +659,7 @@ class Lexer {
   private lexIri(): void {
     const s = this.input;
     this.markStart();
-    while (this.pos < s.length) {
-      const c = s.charCodeAt(this.pos);
-      if (c <= 32) break;
-      if (
-        c === CH_LT ||
-        c === CH_GT ||
-        c === CH_QUOTE ||
-        c === CH_LCURL ||
-        c === CH_RCURL ||
-        c === 124 ||
-        c === 94 ||
-        c === 96
-      ) {
-        break;
-      }
-      if (c === CH_BACKSLASH) {
-        const u = s.charCodeAt(this.pos + 1);
-        const n = u === 117 ? 4 : u === 85 ? 8 : 0;
-        if (n === 0) break;
-        let ok = true;
-        for (let i = 0; i < n; i++) {
-          if (!isHex(s.charCodeAt(this.pos + 2 + i))) {
-            ok = false;
-            break;
-          }
-        }
-        if (!ok) break;
-        this.pos += 2 + n;
-        continue;
-      }
-      this.pos++;
-    }
+    this.pos = scanIriBody(s, this.pos);
     this.emit("Name");
     this.markStart();
     if (this.pos >= s.length) this.error("Unexpected end of IRI");
@@ -759,7 +694,7 @@ class Lexer {
             // U
             const n = e === 117 ? 4 : 8;
             for (let i = 1; i <= n; i++) {
-              if (!isHex(s.charCodeAt(this.pos + i))) {
+              if (!isHexDigit(s.charCodeAt(this.pos + i))) {
                 this.error(`Not a valid escape char: '${String.fromCharCode(e)}'`);
               }
             }
@@ -801,13 +736,6 @@ class Lexer {
     this.emit("Regex");
     this.countLines(this.start);
   }
-}
-
-/** Go's `%q` of a rune: `'x'`. */
-function goQuoteRune(input: string, pos: number): string {
-  const ch = String.fromCodePoint(input.codePointAt(pos) ?? 0);
-  const json = JSON.stringify(ch);
-  return `'${json.slice(1, -1).replace(/\\"/g, '"')}'`;
 }
 
 /** Lexes a whole DQL request (queries, fragments, schema queries). Throws `DqlSyntaxError`. */

@@ -1,4 +1,7 @@
 import { DgraphError } from "../core/errors.ts";
+import { isAsciiLetter, isDigit, isEndOfLine, utf8Width } from "../lex/characters.ts";
+import { scanIriBody } from "../lex/iri.ts";
+import { atLineColumn, whileLexing } from "../lex/lex-position.ts";
 import { goQuote } from "../types/strconv.ts";
 
 /**
@@ -44,7 +47,7 @@ export function itemString(item: Item): string {
 
 /** An error at an item: `line L column C: message`. */
 export function itemError(item: Item, message: string): DgraphError {
-  return new DgraphError(`line ${item.line} column ${item.column}: ${message}`, "Error");
+  return new DgraphError(atLineColumn(item.line, item.column, message), "Error");
 }
 
 const SINGLE: Readonly<Record<string, ItemKind>> = {
@@ -61,54 +64,15 @@ const SINGLE: Readonly<Record<string, ItemKind>> = {
   "!": ItemKind.exclamation,
 };
 
-function isNameBegin(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
-}
-
 function isNameSuffix(c: number): boolean {
-  return isNameBegin(c) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2e || c === 0x2d; // _ . -
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
+  return isAsciiLetter(c) || isDigit(c) || c === 0x5f || c === 0x2e || c === 0x2d; // _ . -
 }
 
 function isNumberChar(c: number): boolean {
   return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46) || c === 0x78 || c === 0x58;
 }
 
-function isEndOfLine(c: number): boolean {
-  return c === 0x0a || c === 0x0d;
-}
-
-function isHex(c: number): boolean {
-  return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
-}
-
 const ESCAPES = new Set(["v", "t", "b", "n", "r", "f", '"', "'", "\\"]);
-
-/** Characters allowed in an IRI (`IRIREF ::= '<' ([^#x00-#x20<>"{}|^`\] | UCHAR)* '>'`). */
-function isIriChar(c: number): boolean {
-  if (c <= 0x20) return false;
-  switch (c) {
-    case 0x3c: // <
-    case 0x3e: // >
-    case 0x22: // "
-    case 0x7b: // {
-    case 0x7d: // }
-    case 0x7c: // |
-    case 0x5e: // ^
-    case 0x60: // `
-    case 0x5c: // \
-      return false;
-    default:
-      return true;
-  }
-}
-
-function utf8Width(cp: number): number {
-  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
 
 /** Tokenises schema text; throws DgraphError (`while lexing <input> at line L column C: …`) on bad input. */
 export function lexSchema(input: string): Item[] {
@@ -118,7 +82,7 @@ export function lexSchema(input: string): Item[] {
   let column = 0; // bytes since the last line break, at the current item's start
 
   const fail = (message: string): never => {
-    throw new DgraphError(`while lexing ${input} at line ${line} column ${column}: ${message}`, "Error");
+    throw new DgraphError(whileLexing(input, line, column, message), "Error");
   };
   /** Emits input[start, end) and moves the position counters past it. */
   const emit = (kind: ItemKind, start: number, end: number, val = input.slice(start, end)) => {
@@ -141,7 +105,7 @@ export function lexSchema(input: string): Item[] {
 
   while (pos < input.length) {
     const c = input.charCodeAt(pos);
-    if (isNameBegin(c)) {
+    if (isAsciiLetter(c)) {
       let end = pos + 1;
       while (end < input.length && isNameSuffix(input.charCodeAt(end))) end++;
       emit(ItemKind.text, pos, end);
@@ -180,26 +144,7 @@ export function lexSchema(input: string): Item[] {
     if (c === 0x3c) {
       // <IRI>: emitted without the brackets
       advance(pos, pos + 1);
-      let end = pos + 1;
-      for (;;) {
-        if (end >= input.length) break;
-        const d = input.charCodeAt(end);
-        if (isIriChar(d)) {
-          end += d >= 0xd800 && d <= 0xdbff ? 2 : 1;
-          continue;
-        }
-        if (d === 0x5c) {
-          const u = input[end + 1];
-          const n = u === "u" ? 4 : u === "U" ? 8 : 0;
-          let ok = n > 0;
-          for (let k = 0; ok && k < n; k++) ok = isHex(input.charCodeAt(end + 2 + k));
-          if (ok) {
-            end += 2 + n;
-            continue;
-          }
-        }
-        break;
-      }
+      const end = scanIriBody(input, pos + 1);
       emit(ItemKind.text, pos + 1, end);
       pos = end;
       if (pos >= input.length) fail("Invalid schema. Unexpected end of input while parsing IRI");

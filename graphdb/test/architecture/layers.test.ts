@@ -21,7 +21,7 @@ const LAYERS: string[][] = [
   ["dql", "txn"],
   ["schema"],
   ["tokenizer", "posting"],
-  ["types"],
+  ["types", "lex"],
   ["core"],
   ["store"],
 ];
