@@ -12,15 +12,15 @@ export {
   type PreparedBuild,
   prepareUploadedBuild,
 } from "./app/prepare-build.ts";
+// Connections and the host side of the WIT `host` interface
+export type { ConnectionStatus, HostDispatcher } from "./capabilities/host-dispatcher.ts";
+export { createHostDispatcher } from "./capabilities/host-dispatcher.ts";
 // Building
 export type { BuildOptions, BuildSummary } from "./compiler/build-app.ts";
 export { buildApp, detectLanguage } from "./compiler/build-app.ts";
 export { GoSignatureError } from "./compiler/go/go-builder.ts";
 export { checkGoToolchain, GoToolchainError } from "./compiler/go/go-toolchain.ts";
 export { BuildError } from "./compiler/ts-build-error.ts";
-// Connections and the host side of the WIT `host` interface
-export type { ConnectionStatus, HostDispatcher } from "./connections/host-dispatcher.ts";
-export { createHostDispatcher } from "./connections/host-dispatcher.ts";
 // Deploying
 export type { DeployBuildOptions, DeployBuildResult, DeploymentRecord } from "./deploy/deploy-client.ts";
 export { DeployError, deployBuild, packBuild } from "./deploy/deploy-client.ts";

@@ -13,7 +13,7 @@ import {
   createHostDispatcher,
   type HostDispatcher,
   type HostLogger,
-} from "../connections/host-dispatcher.ts";
+} from "../capabilities/host-dispatcher.ts";
 import type { ExecutionRecord } from "../graphql/execution-record.ts";
 import { createGraphQLHandler, type GraphQLHandler } from "../graphql/graphql-handler.ts";
 import type { OperationLimits } from "../graphql/operation-limits.ts";

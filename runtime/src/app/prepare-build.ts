@@ -14,7 +14,7 @@
 import { rm } from "node:fs/promises";
 import { isHiddenFunction } from "../graphql/naming-conventions.ts";
 import { buildAppSchema } from "../graphql/schema-builder.ts";
-import type { HostCalls } from "../wasm/host-calls.ts";
+import { HOST_CALL_NAMES, type HostCallName, type HostCalls } from "../wasm/host-calls.ts";
 import { transpileComponent } from "../wasm/transpile-component.ts";
 import { createWorkerPool } from "../wasm/worker-pool.ts";
 import { readAppWorld } from "../wit/wit-parser.ts";
@@ -146,13 +146,7 @@ function zeroValue(type: WitType, world: AppWorld): unknown {
 const refused = () => Promise.reject(new Error("host calls are disabled during the deployment check"));
 
 /** The host of the smoke call: every capability refused, so the check has no effect outside the sandbox. */
-const refusingHost: HostCalls = {
-  httpFetch: refused,
-  sqlQuery: refused,
-  sqlExecute: refused,
-  graphQuery: refused,
-  graphMutate: refused,
-  graphAlter: refused,
-  modelInvoke: refused,
-  appSecret: refused,
-};
+const refusingHost: HostCalls = Object.fromEntries(HOST_CALL_NAMES.map((name) => [name, refused])) as Record<
+  HostCallName,
+  typeof refused
+>;

@@ -1,22 +1,11 @@
 import type { MessagePort } from "node:worker_threads";
 import type { InvokeOutcome } from "./function-invoker.ts";
-import type { HostCallContext, LogEntry } from "./host-calls.ts";
+import type { HostCallContext, HostCallName, LogEntry } from "./host-calls.ts";
 
 /**
  * Messages between the worker pool (main thread) and an instance worker. Kept in one file so both sides
  * agree on the shapes; everything here is structured-clone safe.
  */
-
-/** The `HostCalls` methods a guest can reach through the bridge (everything in `host` except `log`). */
-export type BridgedHostMethod =
-  | "httpFetch"
-  | "sqlQuery"
-  | "sqlExecute"
-  | "graphQuery"
-  | "graphMutate"
-  | "graphAlter"
-  | "modelInvoke"
-  | "appSecret";
 
 export interface WorkerInit {
   /** file: URL of the jco glue (`component.js`). */
@@ -63,8 +52,9 @@ export type FromWorker =
       logs: LogEntry[];
     };
 
+/** A guest's host call (any of `HostCalls`; `log` never crosses the bridge). */
 export interface HostRequest {
-  method: BridgedHostMethod;
+  method: HostCallName;
   args: unknown[];
 }
 

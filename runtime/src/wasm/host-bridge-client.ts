@@ -1,19 +1,8 @@
 import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
-import { type BridgedHostMethod, type HostReply, SIGNAL_SLOT } from "./bridge-protocol.ts";
-import type { LogEntry, LogLevel } from "./host-calls.ts";
+import { type HostReply, type HostRequest, SIGNAL_SLOT } from "./bridge-protocol.ts";
+import { HOST_CALL_NAMES, type HostCallName, type LogEntry, type LogLevel } from "./host-calls.ts";
 
 const LEVELS = new Set<LogLevel>(["debug", "info", "warning", "error"]);
-
-const BRIDGED: Record<string, BridgedHostMethod> = {
-  httpFetch: "httpFetch",
-  sqlQuery: "sqlQuery",
-  sqlExecute: "sqlExecute",
-  graphQuery: "graphQuery",
-  graphMutate: "graphMutate",
-  graphAlter: "graphAlter",
-  modelInvoke: "modelInvoke",
-  appSecret: "appSecret",
-};
 
 /**
  * Worker half of the Atomics bridge: the `trellis:app/host` import object. Each bridged function posts
@@ -27,9 +16,9 @@ export function createHostImports(
   logs: () => { push(entry: LogEntry): void },
 ): Record<string, (...args: never[]) => unknown> {
   const signal = new Int32Array(signalBuffer);
-  const call = (method: BridgedHostMethod, args: unknown[]): unknown => {
+  const call = (method: HostCallName, args: unknown[]): unknown => {
     Atomics.store(signal, SIGNAL_SLOT, 0);
-    port.postMessage({ method, args });
+    port.postMessage({ method, args } satisfies HostRequest);
     Atomics.wait(signal, SIGNAL_SLOT, 0);
     const received = receiveMessageOnPort(port);
     if (!received) throw new Error(`host call ${method}: woken without a reply`);
@@ -42,8 +31,8 @@ export function createHostImports(
       logs().push({ level: LEVELS.has(level as LogLevel) ? (level as LogLevel) : "info", message });
     },
   };
-  for (const [name, method] of Object.entries(BRIDGED)) {
-    imports[name] = (...args: unknown[]) => call(method, args);
+  for (const method of HOST_CALL_NAMES) {
+    imports[method] = (...args: unknown[]) => call(method, args);
   }
   return imports;
 }

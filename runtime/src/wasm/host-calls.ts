@@ -1,7 +1,7 @@
 /**
  * What the runtime's main thread serves to guests: one async method per function of the WIT `host`
  * interface (runtime/wit/host.wit), with the same parameters in camelCase. Implemented by
- * connections/host-dispatcher.ts over the app's manifest and secrets; called by the worker bridge.
+ * capabilities/host-dispatcher.ts over the app's manifest and secrets; called by the worker bridge.
  *
  * A rejected promise becomes the `err` side of the WIT result (its message is what the guest sees).
  */
@@ -36,6 +36,29 @@ export interface HostCalls {
   modelInvoke(ctx: HostCallContext, name: string, input: string): Promise<string>;
   appSecret(ctx: HostCallContext, name: string): Promise<string>;
 }
+
+/**
+ * The one list of host calls as values: each `HostCalls` method and the WIT `host` function it serves
+ * (every function of `host` but `log`, which the worker answers itself). `satisfies` keeps it equal to
+ * `HostCalls`; the bridge protocol, the worker's import object and the capability units take their names
+ * from here.
+ */
+export const HOST_CALLS = {
+  httpFetch: "http-fetch",
+  sqlQuery: "sql-query",
+  sqlExecute: "sql-execute",
+  graphQuery: "graph-query",
+  graphMutate: "graph-mutate",
+  graphAlter: "graph-alter",
+  modelInvoke: "model-invoke",
+  appSecret: "app-secret",
+} as const satisfies Record<keyof HostCalls, string>;
+
+/** A host call's name (camelCase, as in `HostCalls`). */
+export type HostCallName = keyof typeof HOST_CALLS;
+
+/** Every host call's name. */
+export const HOST_CALL_NAMES = Object.keys(HOST_CALLS) as HostCallName[];
 
 export type LogLevel = "debug" | "info" | "warning" | "error";
 

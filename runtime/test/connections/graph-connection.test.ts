@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGraphDB, createGrpcServer, type GraphDBHandle, type GrpcServer } from "@trellis/graphdb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHostDispatcher, type HostDispatcher } from "../../src/connections/host-dispatcher.ts";
+import { createHostDispatcher, type HostDispatcher } from "../../src/capabilities/host-dispatcher.ts";
 import { parseManifest } from "../../src/manifest/parse-manifest.ts";
 
 const ctx = { executionId: "exec-4", functionName: "addPerson" };

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHostDispatcher, type HostDispatcher } from "../../src/connections/host-dispatcher.ts";
+import { createHostDispatcher, type HostDispatcher } from "../../src/capabilities/host-dispatcher.ts";
 import { findHttpConnection } from "../../src/connections/http-connection.ts";
 import { parseManifest } from "../../src/manifest/parse-manifest.ts";
 import { loadEnvFiles } from "../../src/secrets/env-files.ts";

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHostDispatcher, type HostDispatcher } from "../../src/connections/host-dispatcher.ts";
+import { createHostDispatcher, type HostDispatcher } from "../../src/capabilities/host-dispatcher.ts";
 import { parseManifest } from "../../src/manifest/parse-manifest.ts";
 
 const ctx = { executionId: "exec-2", functionName: "generateText" };

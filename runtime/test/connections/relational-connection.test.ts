@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHostDispatcher, type HostDispatcher } from "../../src/connections/host-dispatcher.ts";
+import { createHostDispatcher, type HostDispatcher } from "../../src/capabilities/host-dispatcher.ts";
 import { parseManifest } from "../../src/manifest/parse-manifest.ts";
 
 const ctx = { executionId: "exec-3", functionName: "listPeople" };
