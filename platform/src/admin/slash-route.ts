@@ -5,7 +5,7 @@ import { checkCredential, tooManyFailures } from "../api/admin-auth.ts";
 import { appFromHost } from "../gateway/app-host.ts";
 import type { PlatformContext } from "../platform-context.ts";
 import { secretMatches } from "../secrets/tokens.ts";
-import { APP_NAME } from "../store/metadata-store.ts";
+import { APP_NAME } from "../store/apps-table.ts";
 
 /** The hosted admin API: a GraphQL schema with the one mutation the spec defines. */
 const ADMIN_SCHEMA = buildSchema(`

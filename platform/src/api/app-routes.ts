@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { PlatformContext } from "../platform-context.ts";
-import type { AppRecord } from "../store/metadata-store.ts";
+import type { AppRecord } from "../store/apps-table.ts";
 import { badRequest, notFound } from "./api-errors.ts";
 
 /** The App of the API contract: the stored record plus live state from this node. */

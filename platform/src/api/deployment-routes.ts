@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { PlatformContext } from "../platform-context.ts";
-import type { DeploymentSource } from "../store/metadata-store.ts";
+import type { DeploymentSource } from "../store/deployments-table.ts";
 import type { AuthConfig } from "./admin-auth.ts";
 
 const SOURCES = new Set<DeploymentSource>(["cli", "action", "api"]);

@@ -2,12 +2,9 @@ import type { Logger } from "pino";
 import type { AppRuntime } from "../app-runtime.ts";
 import type { AppInstances } from "../gateway/app-instances.ts";
 import { PlatformError } from "../platform-error.ts";
-import {
-  type DeploymentRecord,
-  type DeploymentSource,
-  type MetadataStore,
-  sortableId,
-} from "../store/metadata-store.ts";
+import type { DeploymentRecord, DeploymentSource } from "../store/deployments-table.ts";
+import type { MetadataStore } from "../store/metadata-store.ts";
+import { sortableId } from "../store/sortable-id.ts";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, extractBuildArchive } from "./build-archive.ts";
 import type { DeploymentStore } from "./deployment-files.ts";
 

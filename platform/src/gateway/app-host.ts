@@ -1,4 +1,4 @@
-import { APP_NAME } from "../store/metadata-store.ts";
+import { APP_NAME } from "../store/apps-table.ts";
 
 /** `my-app` from `my-app.localhost:8787`. */
 export function appFromHost(host: string | undefined, appDomain: string): string | undefined {

@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import type { AppRuntime, ExecutionRecord, LoadedApp } from "../app-runtime.ts";
 import type { DeploymentStore } from "../deploy/deployment-files.ts";
 import type { PlatformMetrics } from "../metrics.ts";
-import type { AppRecord, MetadataStore } from "../store/metadata-store.ts";
+import type { AppRecord } from "../store/apps-table.ts";
+import type { MetadataStore } from "../store/metadata-store.ts";
 
 /** One loaded deployment of an app, shared by the requests in flight. */
 interface Instance {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { PlatformContext } from "../platform-context.ts";
-import { APP_NAME, type AppRecord } from "../store/metadata-store.ts";
+import { APP_NAME, type AppRecord } from "../store/apps-table.ts";
 import { appFromHost } from "./app-host.ts";
 import { graphqlError } from "./graphql-error.ts";
 
