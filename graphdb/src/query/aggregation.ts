@@ -7,7 +7,7 @@ import type { TypedValue } from "../core/scalar.ts";
 import type { AggregateFunctionName } from "../dql/ast.ts";
 import type { SubGraph } from "./subgraph.ts";
 import { lessTyped } from "./value-compare.ts";
-import type { VarStore } from "./variables.ts";
+import type { VarStore } from "./var-store.ts";
 
 /** Dgraph's aggregator: ints sum as ints, floats as floats, a mixed pair is skipped; avg is a float. */
 export class Aggregator {

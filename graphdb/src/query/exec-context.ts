@@ -2,7 +2,7 @@
 import type { GraphReader, UidList, ValuePosting } from "../core/graph-reader.ts";
 import { searchUid } from "../posting/uid-list.ts";
 import type { QueryBudget } from "./query-budget.ts";
-import type { VarStore } from "./variables.ts";
+import type { VarStore } from "./var-store.ts";
 
 /**
  * A part of query execution that may pause: it yields (no value) at safe points once the query's time

@@ -21,13 +21,8 @@ import { processBlock } from "./process-graph.ts";
 import { MAX_RESPONSE_BYTES, QueryBudget, type QueryLimits } from "./query-budget.ts";
 import { processRecurse } from "./recurse.ts";
 import { blockToSubGraph, type SubGraph } from "./subgraph.ts";
-import {
-  canExecute,
-  exposeVars,
-  populatePostAggregation,
-  populateVarMap,
-  type VarStore,
-} from "./variables.ts";
+import type { VarStore } from "./var-store.ts";
+import { canExecute, exposeVars, populatePostAggregation, populateVarMap } from "./variables.ts";
 
 export interface QueryOptions {
   /** `debug=true`: every node carries its `uid`. */

@@ -14,10 +14,8 @@ import type { ExecContext } from "./exec-context.ts";
 import { paginate } from "./ordering.ts";
 import { goKey } from "./output/go-format.ts";
 import { valueJson } from "./output/value-json.ts";
+import type { EdgeFacets } from "./subgraph.ts";
 import { compareTyped, compareVals } from "./value-compare.ts";
-
-/** Facets of the edges of one level: parent uid → child uid → facets. */
-export type EdgeFacets = Map<number, Map<number, Facet[]>>;
 
 /** A facet as a typed value. */
 export function facetValue(f: Facet): TypedValue {

@@ -29,7 +29,7 @@ import { selectValues, valuesForFunction } from "./lang-select.ts";
 import { valueVarMatches } from "./root-functions.ts";
 import { compareVals } from "./value-compare.ts";
 import { compareMatches, fuzzyMatches, regexMatches, textMatches } from "./value-match.ts";
-import type { VarScope } from "./variables.ts";
+import type { VarScope } from "./var-store.ts";
 
 type Prepared<K extends PreparedFunction["kind"]> = Extract<PreparedFunction, { kind: K }>;
 

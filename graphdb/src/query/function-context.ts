@@ -19,7 +19,7 @@ import { regexTrigrams, trigramStrings } from "../tokenizer/trigram.ts";
 import { convertFunctionArg, convertValue } from "../types/convert.ts";
 import type { ExecContext } from "./exec-context.ts";
 import { compileDqlRegexp, type DqlRegexp } from "./regular-expression.ts";
-import { uidsOfVars, type VarScope } from "./variables.ts";
+import { uidsOfVars, type VarScope } from "./var-store.ts";
 
 export type CompareOp = "eq" | "le" | "lt" | "ge" | "gt" | "between";
 

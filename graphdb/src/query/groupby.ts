@@ -10,20 +10,9 @@ import type { TypedValue } from "../core/scalar.ts";
 import { intersect, sortedUids } from "../posting/uid-algebra.ts";
 import { containsUid, indexOfUid } from "../posting/uid-list.ts";
 import { Aggregator } from "./aggregation.ts";
-import type { SubGraph } from "./subgraph.ts";
+import type { GroupPair, GroupResult, SubGraph } from "./subgraph.ts";
 import { lessTyped } from "./value-compare.ts";
-import type { VarStore } from "./variables.ts";
-
-interface GroupPair {
-  attr: string;
-  key: TypedValue;
-}
-
-export interface GroupResult {
-  keys: GroupPair[];
-  aggregates: GroupPair[];
-  uids: UidList;
-}
+import type { VarStore } from "./var-store.ts";
 
 /** Distinct values of one grouping predicate, each with the member uids. */
 interface Dedup {

@@ -20,12 +20,7 @@ import {
 import { goKey, uidJson } from "./output/go-format.ts";
 import { valueJson } from "./output/value-json.ts";
 import type { QueryBudget } from "./query-budget.ts";
-import type { SubGraph } from "./subgraph.ts";
-
-/** A scalar field, or a group of nested flat objects under one key. */
-export type Entry =
-  | { key: string; json: string; objects?: undefined }
-  | { key: string; json?: undefined; objects: Entry[][] };
+import type { Entry, SubGraph } from "./subgraph.ts";
 
 /**
  * Bytes charged for holding a flattened object and each of its entries (references: the text is charged

@@ -37,7 +37,8 @@ import {
   prepareRootFunction,
 } from "./root-functions.ts";
 import { SubGraph } from "./subgraph.ts";
-import { EMPTY_SCOPE, scopeWithOwnVar, type VarScope } from "./variables.ts";
+import { EMPTY_SCOPE, type VarScope } from "./var-store.ts";
+import { scopeWithOwnVar } from "./variables.ts";
 
 const ALL_LANGS: readonly string[] = ["*"];
 const NO_VALUES: ValuePosting[] = [];

@@ -18,7 +18,7 @@ import { checkDeadline, type ExecContext, type Steps } from "./exec-context.ts";
 import { expandChildren } from "./expand.ts";
 import { processChild, processRoot } from "./process-graph.ts";
 import { cloneRequest, type SubGraph } from "./subgraph.ts";
-import { EMPTY_SCOPE } from "./variables.ts";
+import { EMPTY_SCOPE } from "./var-store.ts";
 
 /** Edges already followed, per predicate and source uid (Dgraph's `attr|from|to` reachMap). */
 class ReachedEdges {

@@ -31,7 +31,7 @@ import type { LazyCandidates } from "./index-order.ts";
 import { valuesForFunction } from "./lang-select.ts";
 import { compareVals } from "./value-compare.ts";
 import { compareMatches, fuzzyMatches, regexMatches, textMatches } from "./value-match.ts";
-import { EMPTY_SCOPE } from "./variables.ts";
+import { EMPTY_SCOPE } from "./var-store.ts";
 
 type Prepared<K extends PreparedFunction["kind"]> = Extract<PreparedFunction, { kind: K }>;
 

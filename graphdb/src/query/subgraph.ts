@@ -5,6 +5,7 @@
  * that feed the next level.
  */
 import { DgraphError } from "../core/errors.ts";
+import type { Facet } from "../core/facet.ts";
 import type { UidList, ValuePosting } from "../core/graph-reader.ts";
 import type { ScalarType, TypedValue } from "../core/scalar.ts";
 import type {
@@ -22,9 +23,26 @@ import type {
   SelectionContainer,
 } from "../dql/ast.ts";
 import { EMPTY_UID_LIST } from "../posting/uid-algebra.ts";
-import type { EdgeFacets } from "./facets.ts";
-import type { GroupResult } from "./groupby.ts";
-import type { Entry } from "./normalize.ts";
+
+/** Facets of the edges of one level: parent uid → child uid → facets. */
+export type EdgeFacets = Map<number, Map<number, Facet[]>>;
+
+/** One grouping key or aggregate of a `@groupby` group. */
+export interface GroupPair {
+  attr: string;
+  key: TypedValue;
+}
+
+export interface GroupResult {
+  keys: GroupPair[];
+  aggregates: GroupPair[];
+  uids: UidList;
+}
+
+/** A scalar field, or a group of nested flat objects under one key. */
+export type Entry =
+  | { key: string; json: string; objects?: undefined }
+  | { key: string; json?: undefined; objects: Entry[][] };
 
 export type SubGraphKind =
   /** A query block. */

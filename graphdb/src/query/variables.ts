@@ -14,39 +14,10 @@ import { cascadeDest, paginateAfterCascade, restrictRows } from "./cascade.ts";
 import { processGroupBy } from "./groupby.ts";
 import { evalMath, type MathValue } from "./math-eval.ts";
 import type { SubGraph } from "./subgraph.ts";
-
-export interface VarValue {
-  /** Uid variable: its uids (sorted). */
-  uids: UidList | undefined;
-  /** Value variable: value per uid. */
-  vals: Map<number, TypedValue> | undefined;
-  /** `c as count(uid)`: a single number, used as a constant in math. */
-  constant: TypedValue | undefined;
-  /** Ancestors of the defining node, root first (Dgraph's path). */
-  path: readonly SubGraph[];
-}
-
-export type VarStore = Map<string, VarValue>;
-
-/** Variables visible to a level from its own block's ancestors (Dgraph's ParentVars). */
-export type VarScope = ReadonlyMap<string, VarValue>;
-
-export const EMPTY_SCOPE: VarScope = new Map();
+import type { VarScope, VarStore, VarValue } from "./var-store.ts";
 
 function emptyVar(path: readonly SubGraph[]): VarValue {
   return { uids: undefined, vals: undefined, constant: undefined, path };
-}
-
-/** Uids of variables (uid vars; value vars give their keys), merged. */
-export function uidsOfVars(names: readonly string[], scope: VarScope, store: VarStore): UidList {
-  const lists: UidList[] = [];
-  for (const name of names) {
-    const v = scope.get(name) ?? store.get(name);
-    if (v === undefined) continue;
-    if (v.uids !== undefined) lists.push(v.uids);
-    else if (v.vals !== undefined && v.vals.size > 0) lists.push(sortedUids([...v.vals.keys()]));
-  }
-  return unionAll(lists);
 }
 
 /** True when every variable a block needs is defined by the block itself or already computed. */

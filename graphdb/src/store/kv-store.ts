@@ -1,5 +1,3 @@
-import type { StagedBatch } from "./staged-batch.ts";
-
 /**
  * The storage boundary: an ordered byte-key/byte-value store with snapshot reads and atomic batch writes.
  * Reads are synchronous (LMDB's are); a remote backend (a PostgreSQL-protocol store) would serve them
@@ -45,6 +43,12 @@ export interface KVWriter {
   scan(options: ScanOptions): Iterable<KVEntry>;
 }
 
+/** Writes prepared in memory (a `StagedBatch`): keys with their values in order, `undefined` deleting. */
+export interface StagedWrites {
+  readonly keys: readonly Uint8Array[];
+  readonly values: readonly (Uint8Array | undefined)[];
+}
+
 export interface KVStore {
   snapshot(): KVSnapshot;
   /**
@@ -54,7 +58,7 @@ export interface KVStore {
    * batches one after another and wait for the previous one before reading again: nothing checks that the
    * snapshot a batch was prepared against is still the latest.
    */
-  applyStaged(batch: StagedBatch): Promise<void>;
+  applyStaged(batch: StagedWrites): Promise<void>;
   /**
    * Runs `fn` in one atomic write transaction and makes it visible before returning. The returned promise
    * resolves when the transaction is durable (flushed); acknowledge clients only after it resolves.

@@ -1,7 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { type Database, open, type RootDatabase, TransactionFlags } from "lmdb";
-import type { KVEntry, KVSnapshot, KVStore, KVWriter, ScanOptions } from "./kv-store.ts";
-import type { StagedBatch } from "./staged-batch.ts";
+import type { KVEntry, KVSnapshot, KVStore, KVWriter, ScanOptions, StagedWrites } from "./kv-store.ts";
 
 export interface LmdbStoreOptions {
   /** Directory holding the LMDB files. Created if missing. */
@@ -147,7 +146,7 @@ export class LmdbStore implements KVStore {
     return new LmdbSnapshot(this.root, this.root.useReadTransaction());
   }
 
-  applyStaged(batch: StagedBatch): Promise<void> {
+  applyStaged(batch: StagedWrites): Promise<void> {
     const db = this.root;
     // lmdb-js queues these writes for its write thread, which applies them in one transaction while this
     // thread goes on; the batch holds its values, so they stay alive until written.

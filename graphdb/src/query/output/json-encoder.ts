@@ -16,11 +16,10 @@ import type { TypedValue } from "../../core/scalar.ts";
 import { indexOfUid } from "../../posting/uid-algebra.ts";
 import type { Steps } from "../exec-context.ts";
 import { facetFieldsJson, selectFacets } from "../facets.ts";
-import type { GroupResult } from "../groupby.ts";
 import { isAllLangs } from "../lang-select.ts";
 import { collectEntries, entriesJson, normalizeEntries } from "../normalize.ts";
 import type { QueryBudget } from "../query-budget.ts";
-import type { SubGraph } from "../subgraph.ts";
+import type { GroupResult, SubGraph } from "../subgraph.ts";
 import {
   checkPwdFieldName,
   countFieldName,
