@@ -2,7 +2,7 @@ import type { GraphDB } from "@trellis/graphdb";
 import type { Logger } from "pino";
 import type { AuthThrottle } from "./api/auth-throttle.ts";
 import type { Deployer } from "./deploy/deployer.ts";
-import type { DeploymentStore } from "./deploy/deployment-files.ts";
+import type { DeploymentStore } from "./deploy/deployment-store.ts";
 import type { AppInstances } from "./gateway/app-instances.ts";
 import type { AppNamespaces } from "./graph/app-namespaces.ts";
 import type { PlatformMetrics } from "./metrics.ts";

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadAdminToken, MIN_ADMIN_TOKEN_LENGTH } from "../src/api/admin-token.ts";
 import { startPlatform } from "../src/platform.ts";
+import { loadAdminToken, MIN_ADMIN_TOKEN_LENGTH } from "../src/secrets/admin-token.ts";
 import { YogaAppRuntime } from "./support/yoga-app-runtime.ts";
 
 /** The admin token must be long and random enough to be out of reach of guessing. */

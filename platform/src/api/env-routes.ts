@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { requiredVariables } from "../env/required-variables.ts";
+import { requiredVariables } from "../deploy/required-variables.ts";
 import type { PlatformContext } from "../platform-context.ts";
 import { maskValue } from "../secrets/env-cipher.ts";
 import { badRequest, notFound } from "./api-errors.ts";

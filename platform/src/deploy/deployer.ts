@@ -6,7 +6,7 @@ import type { DeploymentRecord, DeploymentSource } from "../store/deployments-ta
 import type { MetadataStore } from "../store/metadata-store.ts";
 import { sortableId } from "../store/sortable-id.ts";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, extractBuildArchive } from "./build-archive.ts";
-import type { DeploymentStore } from "./deployment-files.ts";
+import type { DeploymentStore } from "./deployment-store.ts";
 
 export interface DeployerOptions {
   store: MetadataStore;

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { AppRuntime, ExecutionRecord, LoadedApp } from "../app-runtime.ts";
-import type { DeploymentStore } from "../deploy/deployment-files.ts";
+import type { DeploymentStore } from "../deploy/deployment-store.ts";
 import type { PlatformMetrics } from "../metrics.ts";
 import type { AppRecord } from "../store/apps-table.ts";
 import type { MetadataStore } from "../store/metadata-store.ts";
