@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BuildStatus, ConnectionTestResult } from "../../src/dev/dev-server.ts";
 import { type DevApp, type DevServer, startDevServer } from "../../src/dev/dev-server.ts";
 import type { ExplorerCatalog } from "../../src/dev/explorer-catalog.ts";
-import { EXPLORER_SCRIPT } from "../../src/dev/explorer-page.ts";
+import { explorerScript } from "../../src/dev/explorer-page.ts";
 import { createGraphQLHandler } from "../../src/graphql/graphql-handler.ts";
 import { newTestInvoker, testWorld } from "../graphql/app-functions.ts";
 import type { GraphQLBody } from "../graphql/graphql-response.ts";
@@ -170,7 +170,7 @@ describe("dev server with an app", () => {
       expect(html).toContain("<title>Trellis API Explorer</title>");
       expect(html).toContain('id="test-connections"');
     }
-    expect(() => new Script(EXPLORER_SCRIPT)).not.toThrow();
+    expect(() => new Script(explorerScript())).not.toThrow();
   });
 
   it("lists functions with their arguments and types", async () => {
