@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
+import { useFormAction } from "../use-form-action.ts";
 
 interface Props {
   open: boolean;
@@ -16,8 +17,7 @@ interface Props {
  */
 export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onClose }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useFormAction();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -26,20 +26,13 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
       setError(null);
       dialog.showModal();
     } else if (!open && dialog.open) dialog.close();
-  }, [open]);
+  }, [open, setError]);
 
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const confirm = () =>
+    run(async () => {
       await onConfirm();
       onClose();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <dialog ref={ref} className="confirm" aria-labelledby="confirm-title" onClose={onClose}>

@@ -8,14 +8,14 @@ import { StatusDot } from "../components/StatusDot.tsx";
 import { routeHref } from "../hash-route.ts";
 import { absoluteTime, relativeTime } from "../relative-time.ts";
 import { useAsync } from "../use-async.ts";
+import { useFormAction } from "../use-form-action.ts";
 
 /** The apps list and the "create app" form (which shows the new app's deploy token once). */
 export function AppsPage() {
   const api = useApi();
   const [apps, reload] = useAsync(useCallback(() => api.listApps(), [api]));
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useFormAction();
   const [created, setCreated] = useState<{ name: string; deployToken: string } | null>(null);
 
   const create = async (event: FormEvent) => {
@@ -23,18 +23,12 @@ export function AppsPage() {
     const trimmed = name.trim();
     // The platform validates the name and explains what it accepts; only catch the empty case here.
     if (!trimmed) return setError("Enter a name for the app, e.g. my-app.");
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const result = await api.createApp(trimmed);
       setCreated({ name: result.app.name, deployToken: result.deployToken });
       setName("");
       await reload();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

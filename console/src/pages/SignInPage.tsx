@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ApiClient } from "../api-client.ts";
 import { ErrorBanner } from "../components/ErrorBanner.tsx";
+import { useFormAction } from "../use-form-action.ts";
 
 interface Props {
   message: string | null;
@@ -10,8 +11,7 @@ interface Props {
 /** Sign-in with the platform's admin token, checked against `GET /api/session` before it is kept. */
 export function SignInPage({ message, onSignedIn }: Props) {
   const [token, setToken] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useFormAction();
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
 
@@ -19,20 +19,16 @@ export function SignInPage({ message, onSignedIn }: Props) {
     event.preventDefault();
     const trimmed = token.trim();
     if (!trimmed) return setError("Enter the admin token.");
-    setBusy(true);
-    setError(null);
-    try {
-      await new ApiClient(trimmed).checkSession();
-      onSignedIn(trimmed);
-    } catch (err) {
-      setError(
+    await run(
+      async () => {
+        await new ApiClient(trimmed).checkSession();
+        onSignedIn(trimmed);
+      },
+      (err) =>
         (err as { status?: number }).status === 401
           ? "That admin token is not valid. It is in <dataDir>/admin-token on the platform host, or TRELLIS_ADMIN_TOKEN."
           : (err as Error).message,
-      );
-    } finally {
-      setBusy(false);
-    }
+    );
   };
 
   return (

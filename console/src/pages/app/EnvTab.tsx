@@ -5,6 +5,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { ErrorBanner } from "../../components/ErrorBanner.tsx";
 import { absoluteTime, relativeTime } from "../../relative-time.ts";
 import { useAsync } from "../../use-async.ts";
+import { useFormAction } from "../../use-form-action.ts";
 
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
@@ -18,8 +19,7 @@ export function EnvTab({ app }: { app: string }) {
   const [name, setName] = useState("");
   const [value, setValue] = useState("");
   const [editing, setEditing] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useFormAction();
   const [saved, setSaved] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const valueInput = useRef<HTMLInputElement>(null);
@@ -46,18 +46,12 @@ export function EnvTab({ app }: { app: string }) {
       return setError("Names use upper-case letters, digits and underscores, e.g. TRELLIS_OPENAI_API_KEY.");
     }
     if (value === "") return setError("Enter a value.");
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api.setEnv(app, trimmed, value);
       reset();
       setSaved(trimmed);
       await reload();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

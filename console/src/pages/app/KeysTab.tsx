@@ -7,6 +7,7 @@ import { ErrorBanner } from "../../components/ErrorBanner.tsx";
 import { SecretBox } from "../../components/SecretBox.tsx";
 import { absoluteTime, relativeTime } from "../../relative-time.ts";
 import { useAsync } from "../../use-async.ts";
+import { useFormAction } from "../../use-form-action.ts";
 
 function When({ iso, fallback }: { iso: string | null; fallback: string }) {
   if (!iso) return <>{fallback}</>;
@@ -22,8 +23,7 @@ export function KeysTab({ app }: { app: string }) {
   const api = useApi();
   const [keys, reload] = useAsync(useCallback(() => api.listKeys(app), [api, app]));
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useFormAction();
   const [secret, setSecret] = useState<{ name: string; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
@@ -31,18 +31,12 @@ export function KeysTab({ app }: { app: string }) {
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) return setError("Give the key a name that says who uses it, e.g. web-frontend.");
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const created = await api.createKey(app, trimmed);
       setSecret({ name: created.key.name, secret: created.secret });
       setName("");
       await reload();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
