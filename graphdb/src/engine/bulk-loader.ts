@@ -4,7 +4,7 @@ import type { UidList, ValuePosting } from "../core/graph-reader.ts";
 import { blankPredicate, type PredicateSchema } from "../core/schema-types.ts";
 import type { Edge, NodeRef } from "../mutation/edge.ts";
 import type { ValueServices } from "../mutation/mutation-applier.ts";
-import { NQuadChunkParser } from "../mutation/rdf-parser.ts";
+import { NQuadChunkParser } from "../mutation/nquad-chunk-parser.ts";
 import { appendUids, readList, writeList } from "../posting/list-tail.ts";
 import {
   appendableHeader,

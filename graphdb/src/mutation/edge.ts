@@ -1,6 +1,9 @@
 import type { Facet } from "../core/facet.ts";
 import type { ScalarType } from "../core/scalar.ts";
 
+/** Whether statements add (`set`) or remove (`delete`) edges: decides the allowed `*` patterns and checks. */
+export type EdgeOp = "set" | "delete";
+
 /** A node reference in a mutation: existing uid, blank node (label without `_:`), or upsert `uid(v)`. */
 export type NodeRef =
   | { kind: "uid"; uid: number }

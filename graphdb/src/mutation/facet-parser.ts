@@ -98,6 +98,15 @@ export function isGoSpace(c: number): boolean {
   );
 }
 
+/** Go's `strings.TrimSpace`. */
+export function trimGoSpace(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isGoSpace(s.charCodeAt(a))) a++;
+  while (b > a && isGoSpace(s.charCodeAt(b - 1))) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}
+
 /** Dgraph's `validateKey`, for predicates and facet keys of set mutations; the reason or null. */
 export function keyProblem(key: string): string | null {
   if (key.length === 0) return "Has zero length";

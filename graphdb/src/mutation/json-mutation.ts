@@ -10,10 +10,11 @@
 import { DgraphError } from "../core/errors.ts";
 import type { Facet } from "../core/facet.ts";
 import { numErrorText } from "../types/strconv.ts";
-import type { Edge, EdgeObject, NodeRef } from "./edge.ts";
+import type { Edge, EdgeObject, EdgeOp, NodeRef } from "./edge.ts";
+import { checkEdge } from "./edge-checks.ts";
 import { jsonStringFacet, stripGoSpaces } from "./facet-parser.ts";
-import type { EdgeOp } from "./rdf-parser.ts";
-import { checkEdge, normaliseGeoJson, parseUidText } from "./rdf-parser.ts";
+import { normaliseGeoJson } from "./geojson.ts";
+import { parseUidText } from "./uid-text.ts";
 
 /** A JSON number written with a fraction or exponent whose value is integral (`1.0`, `0.0`, `2e3`). */
 export class JsonFloat {

@@ -6,27 +6,21 @@
  * `edgraph.validateNQuads` runs before a mutation is applied, with their error texts. It is a hand-written
  * char-code scanner over the whole input: lines are located with `indexOf`, terms are sliced, and only
  * escaped literals are rebuilt.
+ *
+ * The character codes and the grammar's character classes (`PN_CHARS…`, `ECHAR`) stay in this file, beside
+ * the loops that test them per character: imported, they measurably slow the scanner. Its neighbours:
+ * rdf-literal.ts (`^^<type>` conversion), uid-text.ts (`<0x1a>`), edge-checks.ts, nquad-format.ts (statements
+ * in error messages) and nquad-chunk-parser.ts (input that arrives in pieces).
  */
 import { DgraphError } from "../core/errors.ts";
 import type { Facet } from "../core/facet.ts";
-import type { ScalarType } from "../core/scalar.ts";
-import { MAX_UID } from "../core/scalar.ts";
-import { parseDateTime } from "../types/datetime.ts";
-import { GEO_DEPTH, type GeoType } from "../types/geo.ts";
-import {
-  goParseBool,
-  goParseFloat,
-  goParseSafeInt,
-  goParseUint,
-  goQuote,
-  goUnquoteBody,
-  quickUint,
-} from "../types/strconv.ts";
-import type { Edge, EdgeObject, NodeRef } from "./edge.ts";
-import { isGoSpace, keyProblem, numError, rdfFacet, sortFacets } from "./facet-parser.ts";
-
-/** Whether statements add (`set`) or remove (`delete`) edges: decides the allowed `*` patterns and checks. */
-export type EdgeOp = "set" | "delete";
+import { goParseUint, goUnquoteBody, quickUint } from "../types/strconv.ts";
+import type { Edge, EdgeObject, EdgeOp, NodeRef } from "./edge.ts";
+import { checkFacetKeys, checkPredicate, checkStars } from "./edge-checks.ts";
+import { isGoSpace, numError, rdfFacet, sortFacets, trimGoSpace } from "./facet-parser.ts";
+import { formatNQuad } from "./nquad-format.ts";
+import { typedLiteral } from "./rdf-literal.ts";
+import { uidRef } from "./uid-text.ts";
 
 export interface NQuadOptions {
   /** Default "set". */
@@ -46,57 +40,8 @@ export function parseNQuads(text: string, options: NQuadOptions = {}): Edge[] {
   return out;
 }
 
-/**
- * Incremental N-Quad parsing for large inputs: feed text chunks cut anywhere; each call parses the complete
- * lines so far and keeps a trailing partial line for the next call.
- */
-export class NQuadChunkParser {
-  private rest = "";
-  private readonly parser: LineParser;
-
-  constructor(options: NQuadOptions = {}) {
-    this.parser = new LineParser(options.op ?? "set", options.iriAsBlank === true);
-  }
-
-  /** Parses the complete lines now available; appends to and returns `out`. */
-  push(chunk: string, out: Edge[] = []): Edge[] {
-    const text = this.rest.length > 0 ? this.rest + chunk : chunk;
-    const last = text.lastIndexOf("\n");
-    if (last < 0) {
-      this.rest = text;
-      return out;
-    }
-    this.rest = text.slice(last + 1);
-    parseLines(this.parser, text, 0, last, out);
-    return out;
-  }
-
-  /** Parses the final line (input need not end with a newline). */
-  end(out: Edge[] = []): Edge[] {
-    const text = this.rest;
-    this.rest = "";
-    parseLines(this.parser, text, 0, text.length, out);
-    return out;
-  }
-}
-
-/** Parses a stream of text or UTF-8 chunks, yielding the edges of each chunk (empty batches are skipped). */
-export async function* parseNQuadsStream(
-  source: AsyncIterable<string | Uint8Array>,
-  options: NQuadOptions = {},
-): AsyncGenerator<Edge[]> {
-  const parser = new NQuadChunkParser(options);
-  const decoder = new TextDecoder();
-  for await (const chunk of source) {
-    const edges = parser.push(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
-    if (edges.length > 0) yield edges;
-  }
-  const edges = parser.push(decoder.decode());
-  parser.end(edges);
-  if (edges.length > 0) yield edges;
-}
-
-function parseLines(parser: LineParser, text: string, from: number, to: number, out: Edge[]): void {
+/** Parses the lines of `text[from, to)` (Go-space trimmed, blank lines skipped) into `out`. */
+export function parseLines(parser: LineParser, text: string, from: number, to: number, out: Edge[]): void {
   let pos = from;
   while (pos <= to) {
     let end = text.indexOf("\n", pos);
@@ -144,43 +89,12 @@ const AT_OBJECT = 2;
 const AT_LABEL = 3;
 const AFTER_LABEL = 4;
 
-const XSD = "http://www.w3.org/2001/XMLSchema#";
-
-/** `^^<type>` IRIs Dgraph accepts and the scalar type each declares. */
-const RDF_TYPES = new Map<string, ScalarType>([
-  ["xs:password", "password"],
-  ["xs:string", "string"],
-  ["xs:date", "datetime"],
-  ["xs:dateTime", "datetime"],
-  ["xs:int", "int"],
-  ["xs:integer", "int"],
-  ["xs:positiveInteger", "int"],
-  ["xs:boolean", "bool"],
-  ["xs:double", "float"],
-  ["xs:float", "float"],
-  ["xs:base64Binary", "binary"],
-  ["xs:decimal", "bigfloat"],
-  ["geo:geojson", "geo"],
-  ["xs:[]float32", "float32vector"],
-  [`${XSD}string`, "string"],
-  [`${XSD}dateTime`, "datetime"],
-  [`${XSD}date`, "datetime"],
-  [`${XSD}int`, "int"],
-  [`${XSD}positiveInteger`, "int"],
-  [`${XSD}integer`, "int"],
-  [`${XSD}boolean`, "bool"],
-  [`${XSD}double`, "float"],
-  [`${XSD}float`, "float"],
-  [`${XSD}gYear`, "datetime"],
-  [`${XSD}gYearMonth`, "datetime"],
-]);
-
 const NO_FACETS: Facet[] = Object.freeze([]) as unknown as Facet[];
 
 const STAR_OBJECT: EdgeObject = Object.freeze({ kind: "star" }) as EdgeObject;
 
 /** Scans one trimmed, non-empty line at a time; holds the per-input predicate check cache. */
-class LineParser {
+export class LineParser {
   private text = "";
   private pos = 0;
   private end = 0;
@@ -699,29 +613,6 @@ function facetError(message: string): DgraphError {
   return new DgraphError(`could not parse facet: ${message}`);
 }
 
-function uidRef(uid: number, text: string): NodeRef {
-  if (uid === 0) throw new DgraphError("UID must to be greater than 0");
-  if (uid > MAX_UID) throw uidLimitError(text);
-  return { kind: "uid", uid };
-}
-
-function uidLimitError(text: string): DgraphError {
-  return new DgraphError(`Uid: [${text}] is above the largest supported uid [${MAX_UID}]`);
-}
-
-/**
- * A uid as written in JSON `"uid"` values and IRIs (Go `strconv.ParseUint(s, 0, 64)`): returns 0 for zero
- * (JSON treats that as "no uid"), throws Dgraph's strconv error on bad text.
- */
-export function parseUidText(text: string): number {
-  const quick = quickUint(text);
-  if (quick !== undefined) return quick;
-  const parsed = goParseUint(text);
-  if (typeof parsed === "string") throw numError("ParseUint", text, parsed);
-  if (parsed > BigInt(MAX_UID)) throw uidLimitError(text);
-  return Number(parsed);
-}
-
 function isHexRun(s: string, at: number, n: number, end: number): boolean {
   if (at + n > end) return false;
   for (let i = at; i < at + n; i++) {
@@ -783,260 +674,9 @@ function hasAlnum(s: string): boolean {
   return false;
 }
 
-function trimGoSpace(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isGoSpace(s.charCodeAt(a))) a++;
-  while (b > a && isGoSpace(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
-}
-
 /** Go's `%q` of one rune. */
 function goRune(ch: string): string {
   if (ch === "'") return "'\\''";
   const quoted = JSON.stringify(ch);
   return `'${quoted.slice(1, -1).replaceAll('\\"', '"')}'`;
-}
-
-/** A `"value"^^<type>` literal, converted as Dgraph converts it at parse time. */
-function typedLiteral(value: string, typeIri: string, lang: string | undefined): EdgeObject {
-  if (typeIri === "*") throw new DgraphError("itemObject can't be *");
-  const type = RDF_TYPES.get(typeIri);
-  if (type === undefined) throw new DgraphError(`unrecognized rdf type ${typeIri}`);
-  if (value === "" && type !== "string") throw new DgraphError("invalid ObjectValue");
-  const converted = convertLiteral(value, type);
-  if (lang !== undefined) return { kind: "literal", type, value: converted, lang };
-  return { kind: "literal", type, value: converted };
-}
-
-const BIGFLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[Ii]nf)$/;
-
-function convertLiteral(s: string, type: ScalarType): string | number | boolean | object {
-  switch (type) {
-    case "int": {
-      const v = goParseSafeInt(s);
-      if (typeof v === "string") throw numError("ParseInt", s, v);
-      return v;
-    }
-    case "float": {
-      const v = goParseFloat(s);
-      if (typeof v === "string") throw numError("ParseFloat", s, v);
-      if (Number.isNaN(v)) throw new DgraphError("Got invalid value: NaN");
-      return v;
-    }
-    case "bool": {
-      const v = goParseBool(s);
-      if (typeof v === "string") throw numError("ParseBool", s, v);
-      return v;
-    }
-    case "datetime": {
-      const v = parseDateTime(s);
-      if (v === null) throw new DgraphError(`parsing time ${goQuote(s, "json")}: not a valid datetime`);
-      return v.iso;
-    }
-    case "geo": {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(s);
-      } catch {
-        parsed = undefined;
-      }
-      const geo = normaliseGeoJson(parsed, (n) => (typeof n === "number" ? n : undefined));
-      if (geo === null) throw new DgraphError(`could not parse geojson value ${goQuote(s, "json")}`);
-      return geo;
-    }
-    case "bigfloat":
-      if (!BIGFLOAT.test(s)) throw new DgraphError(`could not parse ${goQuote(s, "json")} as bigfloat`);
-      return s;
-    case "float32vector":
-      return parseFloat32Vector(s);
-    default:
-      // string, password, binary (Dgraph keeps the text as written; base64 is not decoded).
-      return s;
-  }
-}
-
-/** `xs:[]float32` text: `[1.0, 2, 3e-1]` (commas and/or spaces between values). */
-function parseFloat32Vector(s: string): number[] {
-  const t = trimGoSpace(s);
-  if (t.length === 0) return [];
-  if (t[0] !== "[" || t[t.length - 1] !== "]") {
-    throw new DgraphError(`Error parsing Float32Vector ${goQuote(s, "json")}: expected [ ... ]`);
-  }
-  const out: number[] = [];
-  for (const part of t.slice(1, -1).split(/[\s,]+/)) {
-    if (part.length === 0) continue;
-    const v = goParseFloat(part);
-    if (typeof v === "string" || Number.isNaN(v)) {
-      throw new DgraphError(
-        `Error parsing Float32Vector ${goQuote(s, "json")}: bad value ${goQuote(part, "json")}`,
-      );
-    }
-    out.push(Math.fround(v));
-  }
-  return out;
-}
-
-/** A GeoJSON geometry, as stored for `geo` values. */
-export interface GeoJson {
-  type: GeoType;
-  coordinates: unknown[];
-}
-
-/**
- * Validates and copies a GeoJSON geometry (`type` plus well-nested `coordinates` of 2–4 numbers per
- * position); null when `value` is not one. `toNumber` reads a coordinate (JSON mutations may carry marked
- * floats).
- */
-export function normaliseGeoJson(
-  value: unknown,
-  toNumber: (v: unknown) => number | undefined,
-): GeoJson | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  const { type, coordinates } = value as { type?: unknown; coordinates?: unknown };
-  if (typeof type !== "string" || !Object.hasOwn(GEO_DEPTH, type)) return null;
-  const coords = copyCoordinates(coordinates, GEO_DEPTH[type as GeoType], toNumber);
-  if (coords === null) return null;
-  return { type: type as GeoType, coordinates: coords };
-}
-
-function copyCoordinates(
-  v: unknown,
-  depth: number,
-  toNumber: (v: unknown) => number | undefined,
-): unknown[] | null {
-  if (!Array.isArray(v)) return null;
-  if (depth === 0) {
-    if (v.length < 2 || v.length > 4) return null;
-    const out: number[] = [];
-    for (const x of v) {
-      const n = toNumber(x);
-      if (n === undefined || !Number.isFinite(n)) return null;
-      out.push(n);
-    }
-    return out;
-  }
-  const out: unknown[] = [];
-  for (const x of v) {
-    const c = copyCoordinates(x, depth - 1, toNumber);
-    if (c === null) return null;
-    out.push(c);
-  }
-  return out;
-}
-
-/** Length limit of predicate names (bytes), as `edgraph.validatePredName`. */
-const MAX_PREDICATE_BYTES = 65535;
-
-/** Predicate checks of `edgraph.validateNQuads`: length always, key syntax on set. */
-export function checkPredicate(predicate: string, op: EdgeOp, describe: () => string): void {
-  if (predicate.length > MAX_PREDICATE_BYTES / 3 && Buffer.byteLength(predicate) > MAX_PREDICATE_BYTES) {
-    throw new DgraphError(
-      `Predicate name length cannot be bigger than 2^16. Predicate: ${predicate.slice(0, 80)}`,
-    );
-  }
-  if (op === "set" && predicate !== "*") {
-    const problem = keyProblem(predicate);
-    if (problem !== null)
-      throw new DgraphError(`key error: ${describe()}: predicate ${goQuote(predicate, "json")}: ${problem}`);
-  }
-}
-
-/** The `*` rules of `edgraph.validateNQuads`: none in sets; only `S P *` and `S * *` in deletes. */
-export function checkStars(
-  subjectStar: boolean,
-  predicate: string,
-  object: EdgeObject,
-  op: EdgeOp,
-  describe: () => string,
-): void {
-  const objectStar = object.kind === "star";
-  if (op === "set") {
-    if (subjectStar || predicate === "*" || objectStar) {
-      throw new DgraphError(`Cannot use star in set n-quad: ${describe()}`);
-    }
-  } else if (subjectStar || (predicate === "*" && !objectStar)) {
-    throw new DgraphError(`Only valid wildcard delete patterns are 'S * *' and 'S P *': ${describe()}`);
-  }
-}
-
-/** Facet key checks of set mutations. */
-export function checkFacetKeys(facets: Facet[], describe: () => string): void {
-  for (const f of facets) {
-    const problem = keyProblem(f.key);
-    if (problem !== null)
-      throw new DgraphError(`key error: ${describe()}: Facet ${goQuote(f.key, "json")}, ${problem}`);
-  }
-}
-
-/** All checks Dgraph applies to a parsed edge before use (JSON mutations; RDF runs them inline). */
-export function checkEdge(edge: Edge, op: EdgeOp): void {
-  const describe = () => formatNQuad(edge.subject, edge.predicate, edge.object, edge.facets);
-  checkPredicate(edge.predicate, op, describe);
-  checkStars(false, edge.predicate, edge.object, op, describe);
-  if (edge.facets.length > 0) {
-    if (op === "set") checkFacetKeys(edge.facets, describe);
-    sortFacets(edge.facets, op === "set");
-  }
-}
-
-/** Text of a node reference as written in N-Quads (`0x1a`, `_:a`, `uid(v)`). */
-export function nodeRefText(ref: NodeRef): string {
-  switch (ref.kind) {
-    case "uid":
-      return `0x${ref.uid.toString(16)}`;
-    case "blank":
-      return `_:${ref.label}`;
-    case "var":
-      return `uid(${ref.name})`;
-  }
-}
-
-const VALUE_FIELDS: Partial<Record<ScalarType, string>> = {
-  default: "default_val",
-  string: "str_val",
-  int: "int_val",
-  float: "double_val",
-  bool: "bool_val",
-  datetime: "datetime_val",
-  geo: "geo_val",
-  password: "password_val",
-  binary: "bytes_val",
-  bigfloat: "bigfloat_val",
-  float32vector: "vfloat_val",
-};
-
-/** An edge in the shape of Dgraph's `%+v` of an `api.NQuad`, for error messages. */
-export function formatNQuad(
-  subject: NodeRef | null,
-  predicate: string,
-  object: EdgeObject,
-  facets: Facet[],
-): string {
-  const parts = [
-    `subject:${goQuote(subject === null ? "*" : nodeRefText(subject), "json")}`,
-    `predicate:${goQuote(predicate, "json")}`,
-  ];
-  switch (object.kind) {
-    case "node":
-      parts.push(`object_id:${goQuote(nodeRefText(object.ref), "json")}`);
-      break;
-    case "valVar":
-      parts.push(`object_id:${goQuote(`val(${object.name})`, "json")}`);
-      break;
-    case "star":
-      parts.push(`object_value:{default_val:"*"}`);
-      break;
-    case "literal": {
-      const v = object.value;
-      const text =
-        typeof v === "string" ? goQuote(v, "json") : typeof v === "object" ? JSON.stringify(v) : String(v);
-      parts.push(`object_value:{${VALUE_FIELDS[object.type] ?? "default_val"}:${text}}`);
-      if (object.lang !== undefined) parts.push(`lang:${goQuote(object.lang, "json")}`);
-      break;
-    }
-  }
-  for (const f of facets)
-    parts.push(`facets:{key:${goQuote(f.key, "json")} val_type:${f.type.toUpperCase()}}`);
-  return parts.join(" ");
 }

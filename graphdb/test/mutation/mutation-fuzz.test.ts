@@ -3,7 +3,8 @@ import { DgraphError } from "../../src/core/errors.ts";
 import type { Edge } from "../../src/mutation/edge.ts";
 import { JsonFloat, parseJsonMutation, parseJsonText } from "../../src/mutation/json-mutation.ts";
 import { parseMutationBlock } from "../../src/mutation/mutation-block.ts";
-import { NQuadChunkParser, parseNQuads } from "../../src/mutation/rdf-parser.ts";
+import { NQuadChunkParser } from "../../src/mutation/nquad-chunk-parser.ts";
+import { parseNQuads } from "../../src/mutation/rdf-parser.ts";
 import { seededRandom } from "../seeded-random.ts";
 
 const rand = seededRandom(20240611);

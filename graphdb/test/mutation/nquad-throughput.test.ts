@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Edge } from "../../src/mutation/edge.ts";
-import { NQuadChunkParser, parseNQuads } from "../../src/mutation/rdf-parser.ts";
+import { NQuadChunkParser } from "../../src/mutation/nquad-chunk-parser.ts";
+import { parseNQuads } from "../../src/mutation/rdf-parser.ts";
 
 const FREEBASE = "/work/shared/data/30kmoviedata.nq.gz";
 

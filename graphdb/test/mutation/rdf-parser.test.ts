@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DgraphError } from "../../src/core/errors.ts";
 import type { Edge } from "../../src/mutation/edge.ts";
+import { NQuadChunkParser, parseNQuadsStream } from "../../src/mutation/nquad-chunk-parser.ts";
 import type { NQuadOptions } from "../../src/mutation/rdf-parser.ts";
-import { NQuadChunkParser, parseNQuads, parseNQuadsStream } from "../../src/mutation/rdf-parser.ts";
+import { parseNQuads } from "../../src/mutation/rdf-parser.ts";
 
 function one(line: string, options?: NQuadOptions): Edge {
   const edges = parseNQuads(line, options);
