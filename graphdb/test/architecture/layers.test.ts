@@ -15,6 +15,7 @@ const LAYERS: string[][] = [
   ["cli.ts"],
   ["query-limit-flags.ts", "listen-exposure.ts"],
   ["server"],
+  ["graphql"],
   ["engine"],
   ["mutation"],
   ["query"],

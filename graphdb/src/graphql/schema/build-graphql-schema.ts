@@ -1,0 +1,135 @@
+/**
+ * The schema pipeline (reference §1.1): input SDL → checks with Dgraph's texts → the generated API as a
+ * graphql-js schema, Dgraph's printed `generatedSchema`, and the DQL schema the data is stored under.
+ */
+import { buildASTSchema, concatAST, GraphQLError, type GraphQLSchema, Kind, parse } from "graphql";
+import { generateApi } from "./api-generator.ts";
+import { DGRAPH_DIRECTIVES, EXTENDED_DEFINITIONS } from "./dgraph-extras.ts";
+import { generateDqlSchema } from "./dql-schema.ts";
+import { APOLLO_DIRECTIVES, parseInputSchema } from "./input-document.ts";
+import { GraphQLSchemaError, type SchemaProblem } from "./schema-error.ts";
+import { printGeneratedSchema, printInputDefinition } from "./schema-printer.ts";
+import { documentProblems, modelProblems } from "./schema-rules.ts";
+import { buildTypeModel, directive, type SchemaModel } from "./type-model.ts";
+
+export interface GraphQLSchemaBuild {
+  /** The input SDL as given. */
+  readonly input: string;
+  readonly model: SchemaModel;
+  /** Dgraph's `generatedSchema` text. */
+  readonly generatedSchema: string;
+  /** The executable schema's type system. */
+  readonly schema: GraphQLSchema;
+  /** DQL schema text for `/alter`. */
+  readonly dqlSchema: string;
+  /** Some type has `@key`: Apollo Federation is on. */
+  readonly federated: boolean;
+}
+
+const APOLLO_DEFINITIONS = `union _Entity = %ENTITIES%
+
+scalar _Any
+scalar _FieldSet
+
+type _Service {
+\tsdl: String
+}
+
+${[...APOLLO_DIRECTIVES.values()].join("\n")}`;
+
+function problemsOf(e: unknown): SchemaProblem[] {
+  if (e instanceof GraphQLSchemaError) return e.problems;
+  if (e instanceof GraphQLError) {
+    const loc = e.locations?.[0];
+    return [{ message: e.message, line: loc?.line, column: loc?.column }];
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return message.split("\n\n").map((m) => ({ message: m }));
+}
+
+/** Builds everything a GraphQL schema gives; throws GraphQLSchemaError with every problem found. */
+export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
+  const { doc, foreignDirectives } = parseInputSchema(sdl);
+  const early = documentProblems(doc);
+  if (early.length > 0) throw new GraphQLSchemaError(early);
+
+  const keyed = doc.definitions.filter(
+    (d) =>
+      (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION) &&
+      directive(d, "key"),
+  );
+  const federated = keyed.length > 0;
+  const entities = keyed.map((d) => ("name" in d && d.name ? d.name.value : "")).join(" | ");
+  const apollo = federated ? APOLLO_DEFINITIONS.replace("%ENTITIES%", entities) : undefined;
+  const apolloDirectivesOnly = [...APOLLO_DIRECTIVES.values()].join("\n") + "\nscalar _FieldSet";
+
+  // GraphQL's own validation of the input, against the injected definitions; the input comes first so
+  // that error locations are lines of the input.
+  const keep = (name: string) => !foreignDirectives.has(name);
+  try {
+    const foreign = [...foreignDirectives].map((d) => `directive @${d} on ${ALL_LOCATIONS}`).join("\n");
+    buildASTSchema(
+      concatAST([
+        doc,
+        parse(`${EXTENDED_DEFINITIONS}\n${federated ? apollo : apolloDirectivesOnly}\n${foreign}`),
+      ]),
+    );
+  } catch (e) {
+    throw new GraphQLSchemaError(problemsOf(e));
+  }
+
+  const model = buildTypeModel(doc);
+  const problems = modelProblems(model);
+  if (problems.length > 0) throw new GraphQLSchemaError(problems);
+  const api = generateApi(model);
+
+  const input: string[] = [];
+  const customQuery: string[] = [];
+  const customMutation: string[] = [];
+  for (const def of doc.definitions) {
+    if (
+      def.kind === Kind.OBJECT_TYPE_DEFINITION &&
+      (def.name.value === "Query" || def.name.value === "Mutation")
+    ) {
+      const printed = printInputDefinition(def, keep, undefined, undefined) ?? "";
+      const fields = printed
+        .split("\n")
+        .slice(1, -1)
+        .map((l) => l.replace(/^\t/, ""));
+      (def.name.value === "Query" ? customQuery : customMutation).push(...fields);
+      continue;
+    }
+    const name = "name" in def && def.name ? def.name.value : "";
+    const text = printInputDefinition(def, keep, api.fieldArguments.get(name), api.aggregateFields.get(name));
+    if (text !== undefined) input.push(text);
+  }
+  if (federated) {
+    customQuery.push("_entities(representations: [_Any!]!): [_Entity]!", "_service: _Service!");
+  }
+  const usedApolloDirective = doc.definitions.some((d) =>
+    JSON.stringify(d).match(/"value":"(external|requires|provides|extends|key)"/),
+  );
+  const generatedSchema = printGeneratedSchema({
+    input,
+    extended: EXTENDED_DEFINITIONS,
+    apollo: federated ? apollo : undefined,
+    api,
+    customQuery,
+    customMutation,
+  });
+  let schema: GraphQLSchema;
+  try {
+    const extra = !federated && usedApolloDirective ? `\n${apolloDirectivesOnly}` : "";
+    schema = buildASTSchema(parse(generatedSchema + extra), { assumeValidSDL: false });
+  } catch (e) {
+    throw new GraphQLSchemaError(problemsOf(e));
+  }
+  if (!schema.getQueryType() && !schema.getMutationType()) {
+    throw new GraphQLSchemaError([{ message: "No query or mutation found in the generated schema" }]);
+  }
+  void DGRAPH_DIRECTIVES;
+  return { input: sdl, model, generatedSchema, schema, dqlSchema: generateDqlSchema(model), federated };
+}
+
+const ALL_LOCATIONS =
+  "QUERY | MUTATION | SUBSCRIPTION | FIELD | FRAGMENT_DEFINITION | FRAGMENT_SPREAD | INLINE_FRAGMENT | VARIABLE_DEFINITION | SCHEMA | SCALAR | OBJECT | FIELD_DEFINITION | ARGUMENT_DEFINITION | INTERFACE | UNION | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION";
