@@ -4,7 +4,7 @@
  * JSON input`) at the same byte offsets, type-error texts (`json: cannot unmarshal number into Go value of
  * type string`), and access to each value's raw text (Go's `json.RawMessage`).
  */
-import { jsonError } from "../mutation/json-mutation.ts";
+import { jsonError } from "../mutation/json-text-parser.ts";
 
 export type GoJsonValue =
   | { kind: "object"; entries: [string, GoJsonValue][]; start: number; end: number }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DgraphError } from "../../src/core/errors.ts";
 import type { Edge } from "../../src/mutation/edge.ts";
-import { JsonFloat, parseJsonMutation, parseJsonText } from "../../src/mutation/json-mutation.ts";
+import { parseJsonMutation } from "../../src/mutation/json-mutation.ts";
+import { JsonFloat, parseJsonText } from "../../src/mutation/json-text-parser.ts";
 
 function labels() {
   let n = 0;

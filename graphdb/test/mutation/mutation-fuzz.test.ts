@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DgraphError } from "../../src/core/errors.ts";
 import type { Edge } from "../../src/mutation/edge.ts";
-import { JsonFloat, parseJsonMutation, parseJsonText } from "../../src/mutation/json-mutation.ts";
+import { parseJsonMutation } from "../../src/mutation/json-mutation.ts";
+import { JsonFloat, parseJsonText } from "../../src/mutation/json-text-parser.ts";
 import { parseMutationBlock } from "../../src/mutation/mutation-block.ts";
 import { NQuadChunkParser } from "../../src/mutation/nquad-chunk-parser.ts";
 import { parseNQuads } from "../../src/mutation/rdf-parser.ts";
