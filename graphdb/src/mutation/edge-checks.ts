@@ -7,8 +7,17 @@ import { DgraphError } from "../core/errors.ts";
 import type { Facet } from "../core/facet.ts";
 import { goQuote } from "../types/strconv.ts";
 import type { Edge, EdgeObject, EdgeOp } from "./edge.ts";
-import { keyProblem, sortFacets } from "./facet-parser.ts";
+import { sortFacets } from "./facet-parser.ts";
+import { GO_SPACE } from "./go-space.ts";
 import { formatNQuad } from "./nquad-format.ts";
+
+/** Dgraph's `validateKey`, for predicates and facet keys of set mutations; the reason or null. */
+function keyProblem(key: string): string | null {
+  if (key.length === 0) return "Has zero length";
+  if (key.includes("~") || key.includes("@")) return "Has invalid characters";
+  if (GO_SPACE.test(key)) return "Must not contain spaces";
+  return null;
+}
 
 /** Length limit of predicate names (bytes), as `edgraph.validatePredName`. */
 const MAX_PREDICATE_BYTES = 65535;

@@ -1,5 +1,5 @@
 /**
- * Facet values, and the white-space and key checks RDF statements share with them.
+ * Facet values of RDF statements and JSON mutations: their types, parsed as Dgraph parses them, and order.
  *
  * Dgraph infers an unquoted RDF facet value's type in this order (`types/facets.valAndValType`): empty →
  * string "", `"…"` → string (Go-unquoted), `strconv.ParseInt(v, 0, 64)` → int, `strconv.ParseFloat(v, 64)` →
@@ -10,19 +10,8 @@
 import { DgraphError } from "../core/errors.ts";
 import type { Facet } from "../core/facet.ts";
 import { parseDateTime } from "../types/datetime.ts";
-import {
-  goParseFloat,
-  goParseInt,
-  goQuote,
-  goUnquoteBody,
-  type NumberFailure,
-  numErrorText,
-} from "../types/strconv.ts";
-
-/** Go's `*strconv.NumError` as a DgraphError, quoting the input as the mutation parsers always have. */
-export function numError(fn: string, s: string, failure: NumberFailure): DgraphError {
-  return new DgraphError(numErrorText(fn, s, failure, "json"));
-}
+import { goParseFloat, goParseInt, goQuote, goUnquoteBody } from "../types/strconv.ts";
+import { numError } from "./num-error.ts";
 
 function allDigits(s: string): boolean {
   return /^\p{Nd}+$/u.test(s);
@@ -69,50 +58,6 @@ export function jsonStringFacet(key: string, value: string): Facet {
   const dt = parseDateTime(value);
   if (dt !== null) return { key, value: dt.iso, type: "datetime" };
   return { key, value, type: "string" };
-}
-
-/** A character Go's `unicode.IsSpace` accepts. */
-export const GO_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
-
-const GO_SPACES = new RegExp(GO_SPACE.source, "g");
-
-/** Removes every Go white-space character (Dgraph's `stripSpaces`). */
-export function stripGoSpaces(s: string): string {
-  return GO_SPACE.test(s) ? s.replace(GO_SPACES, "") : s;
-}
-
-/** Go's `unicode.IsSpace` for one UTF-16 code unit. */
-export function isGoSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0x85) return false;
-  return (
-    c === 0x85 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000
-  );
-}
-
-/** Go's `strings.TrimSpace`. */
-export function trimGoSpace(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isGoSpace(s.charCodeAt(a))) a++;
-  while (b > a && isGoSpace(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
-}
-
-/** Dgraph's `validateKey`, for predicates and facet keys of set mutations; the reason or null. */
-export function keyProblem(key: string): string | null {
-  if (key.length === 0) return "Has zero length";
-  if (key.includes("~") || key.includes("@")) return "Has invalid characters";
-  if (GO_SPACE.test(key)) return "Must not contain spaces";
-  return null;
 }
 
 /** Sorts facets by key (Dgraph stores them sorted) and reports a repeated key, as Dgraph does on set. */

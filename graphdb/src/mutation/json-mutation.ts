@@ -12,8 +12,9 @@ import type { Facet } from "../core/facet.ts";
 import { numErrorText } from "../types/strconv.ts";
 import type { Edge, EdgeObject, EdgeOp, NodeRef } from "./edge.ts";
 import { checkEdge } from "./edge-checks.ts";
-import { jsonStringFacet, stripGoSpaces } from "./facet-parser.ts";
+import { jsonStringFacet } from "./facet-parser.ts";
 import { normaliseGeoJson } from "./geojson.ts";
+import { stripGoSpaces } from "./go-space.ts";
 import { JsonFloat, type JsonMap } from "./json-text-parser.ts";
 import { parseUidText } from "./uid-text.ts";
 

@@ -7,8 +7,9 @@ import type { ScalarType } from "../core/scalar.ts";
 import { parseDateTime } from "../types/datetime.ts";
 import { goParseBool, goParseFloat, goParseSafeInt, goQuote } from "../types/strconv.ts";
 import type { EdgeObject } from "./edge.ts";
-import { numError, trimGoSpace } from "./facet-parser.ts";
 import { normaliseGeoJson } from "./geojson.ts";
+import { trimGoSpace } from "./go-space.ts";
+import { numError } from "./num-error.ts";
 
 const XSD = "http://www.w3.org/2001/XMLSchema#";
 

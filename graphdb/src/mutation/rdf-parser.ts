@@ -17,8 +17,10 @@ import type { Facet } from "../core/facet.ts";
 import { goParseUint, goUnquoteBody, quickUint } from "../types/strconv.ts";
 import type { Edge, EdgeObject, EdgeOp, NodeRef } from "./edge.ts";
 import { checkFacetKeys, checkPredicate, checkStars } from "./edge-checks.ts";
-import { isGoSpace, numError, rdfFacet, sortFacets, trimGoSpace } from "./facet-parser.ts";
+import { rdfFacet, sortFacets } from "./facet-parser.ts";
+import { isGoSpace, trimGoSpace } from "./go-space.ts";
 import { formatNQuad } from "./nquad-format.ts";
+import { numError } from "./num-error.ts";
 import { typedLiteral } from "./rdf-literal.ts";
 import { uidRef } from "./uid-text.ts";
 

@@ -3,7 +3,7 @@ import { DgraphError } from "../core/errors.ts";
 import { MAX_UID } from "../core/scalar.ts";
 import { goParseUint, quickUint } from "../types/strconv.ts";
 import type { NodeRef } from "./edge.ts";
-import { numError } from "./facet-parser.ts";
+import { numError } from "./num-error.ts";
 
 /** The node of a parsed uid; throws Dgraph's error for 0 and for uids above `MAX_UID`. */
 export function uidRef(uid: number, text: string): NodeRef {
