@@ -2,7 +2,18 @@
  * The schema pipeline (reference §1.1): input SDL → checks with Dgraph's texts → the generated API as a
  * graphql-js schema, Dgraph's printed `generatedSchema`, and the DQL schema the data is stored under.
  */
-import { buildASTSchema, concatAST, GraphQLError, type GraphQLSchema, Kind, parse } from "graphql";
+import {
+  buildASTSchema,
+  concatAST,
+  type DocumentNode,
+  type FieldDefinitionNode,
+  GraphQLError,
+  type GraphQLSchema,
+  type InterfaceTypeDefinitionNode,
+  Kind,
+  parse,
+  validateSchema,
+} from "graphql";
 import { generateApi } from "./api-generator.ts";
 import { DGRAPH_DIRECTIVES, EXTENDED_DEFINITIONS } from "./dgraph-extras.ts";
 import { generateDqlSchema } from "./dql-schema.ts";
@@ -78,6 +89,7 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
     throw new GraphQLSchemaError(problemsOf(e));
   }
 
+  copyInterfaceFields(doc);
   const model = buildTypeModel(doc);
   const problems = modelProblems(model);
   if (problems.length > 0) throw new GraphQLSchemaError(problems);
@@ -124,6 +136,8 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
   } catch (e) {
     throw new GraphQLSchemaError(problemsOf(e));
   }
+  const invalid = validateSchema(schema);
+  if (invalid.length > 0) throw new GraphQLSchemaError(invalid.flatMap(problemsOf));
   if (!schema.getQueryType() && !schema.getMutationType()) {
     throw new GraphQLSchemaError([{ message: "No query or mutation found in the generated schema" }]);
   }
@@ -133,3 +147,32 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
 
 const ALL_LOCATIONS =
   "QUERY | MUTATION | SUBSCRIPTION | FIELD | FRAGMENT_DEFINITION | FRAGMENT_SPREAD | INLINE_FRAGMENT | VARIABLE_DEFINITION | SCHEMA | SCALAR | OBJECT | FIELD_DEFINITION | ARGUMENT_DEFINITION | INTERFACE | UNION | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION";
+
+/**
+ * Dgraph copies an interface's fields into each type implementing it (interface fields first); a type may
+ * redeclare one only with the identical type. Done in place on the rewritten input document.
+ */
+function copyInterfaceFields(doc: DocumentNode): void {
+  const interfaces = new Map<string, InterfaceTypeDefinitionNode>();
+  for (const def of doc.definitions)
+    if (def.kind === Kind.INTERFACE_TYPE_DEFINITION) interfaces.set(def.name.value, def);
+  const definitions = doc.definitions as DocumentNode["definitions"][number][];
+  for (let i = 0; i < definitions.length; i++) {
+    const def = definitions[i];
+    if (def.kind !== Kind.OBJECT_TYPE_DEFINITION && def.kind !== Kind.INTERFACE_TYPE_DEFINITION) continue;
+    if (!def.interfaces?.length) continue;
+    const own = def.fields ?? [];
+    const inherited: FieldDefinitionNode[] = [];
+    for (const name of def.interfaces.map((x) => x.name.value)) {
+      for (const f of interfaces.get(name)?.fields ?? []) {
+        if (
+          own.some((o) => o.name.value === f.name.value) ||
+          inherited.some((o) => o.name.value === f.name.value)
+        )
+          continue;
+        inherited.push(f);
+      }
+    }
+    if (inherited.length > 0) definitions[i] = { ...def, fields: [...inherited, ...own] };
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * `<T>Filter` values to DQL filter expressions (reference §3.2): keys AND-ed in sorted order, `and`/`or`
+ * over an object or a list, `not`, `id` lists, `has`, and each field's operators — several operators in
+ * one field object are AND-ed (Dgraph applies only one of them).
+ */
+import type { FieldModel, SchemaModel, TypeModel } from "../schema/type-model.ts";
+import { dqlString, dqlValue, parseId } from "./dql-literal.ts";
+
+type FilterValue = Record<string, unknown>;
+
+const and = (parts: string[]) => (parts.length === 1 ? parts[0] : `(${parts.join(" AND ")})`);
+
+/** The filter expression of `filter` on `type`, or undefined when it filters nothing. */
+export function filterDql(model: SchemaModel, type: TypeModel, filter: unknown): string | undefined {
+  if (filter === null || filter === undefined || typeof filter !== "object") return undefined;
+  const parts: string[] = [];
+  for (const key of Object.keys(filter as FilterValue).sort()) {
+    const value = (filter as FilterValue)[key];
+    const part = keyDql(model, type, key, value);
+    if (part !== undefined) parts.push(part);
+  }
+  return parts.length === 0 ? undefined : and(parts);
+}
+
+function listOf(value: unknown): unknown[] {
+  if (value === null || value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function keyDql(model: SchemaModel, type: TypeModel, key: string, value: unknown): string | undefined {
+  switch (key) {
+    case "and":
+    case "or": {
+      const parts = listOf(value)
+        .map((v) => filterDql(model, type, v))
+        .filter((p): p is string => p !== undefined);
+      if (parts.length === 0) return undefined;
+      return parts.length === 1 ? parts[0] : `(${parts.join(key === "and" ? " AND " : " OR ")})`;
+    }
+    case "not": {
+      const inner = filterDql(model, type, value);
+      return inner === undefined ? undefined : `NOT (${inner})`;
+    }
+    case "has": {
+      const parts = listOf(value).map((name) => {
+        const f = type.fields.find((x) => x.name === name);
+        return f === undefined ? "has(dgraph.type)" : `has(${predicateOf(f)})`;
+      });
+      return parts.length === 0 ? undefined : and(parts);
+    }
+  }
+  const field = type.fields.find((f) => f.name === key);
+  if (field === undefined) return undefined;
+  if (field.kind === "id") {
+    const ids = listOf(value).map(parseId);
+    return `uid(${ids.length === 0 ? "" : ids.join(", ")})`;
+  }
+  if (typeof value === "boolean") return `eq(${predicateOf(field)}, ${value})`;
+  if (value === null || typeof value !== "object") return undefined;
+  const ops: string[] = [];
+  for (const op of Object.keys(value as FilterValue).sort()) {
+    const part = operatorDql(field, op, (value as FilterValue)[op]);
+    if (part !== undefined) ops.push(part);
+  }
+  return ops.length === 0 ? undefined : and(ops);
+}
+
+/** The predicate a filter or order on `f` reads, with its language when tagged. */
+export function predicateOf(f: FieldModel): string {
+  return f.lang !== undefined ? `${f.predicate}@${f.lang}` : f.predicate;
+}
+
+function operatorDql(f: FieldModel, op: string, value: unknown): string | undefined {
+  const p = predicateOf(f);
+  if (value === undefined) return undefined;
+  if (value === null) return op === "eq" ? `NOT (has(${p}))` : undefined;
+  switch (op) {
+    case "eq":
+    case "le":
+    case "lt":
+    case "ge":
+    case "gt":
+      return `${op}(${p}, ${dqlValue(value)})`;
+    case "in": {
+      const values = listOf(value).filter((v) => v !== null);
+      return values.length === 0 ? undefined : `eq(${p}, ${values.map(dqlValue).join(", ")})`;
+    }
+    case "between": {
+      const { min, max } = value as { min: unknown; max: unknown };
+      return `between(${p}, ${dqlValue(min)}, ${dqlValue(max)})`;
+    }
+    case "allofterms":
+    case "anyofterms":
+    case "alloftext":
+    case "anyoftext":
+      return `${op}(${p}, ${dqlString(String(value))})`;
+    case "regexp":
+      return `regexp(${p}, ${String(value)})`;
+    case "near": {
+      const { coordinate, distance } = value as { coordinate: Point; distance: number };
+      return `near(${p}, [${coordinate.longitude},${coordinate.latitude}], ${distance})`;
+    }
+    case "within":
+      return `within(${p}, ${polygonText((value as { polygon: PolygonRef }).polygon)})`;
+    case "contains": {
+      const v = value as { point?: Point; polygon?: PolygonRef };
+      if (v.point) return `contains(${p}, [${v.point.longitude},${v.point.latitude}])`;
+      return v.polygon ? `contains(${p}, ${polygonText(v.polygon)})` : undefined;
+    }
+    case "intersects": {
+      const v = value as { polygon?: PolygonRef; multiPolygon?: { polygons: PolygonRef[] } };
+      if (v.polygon) return `intersects(${p}, ${polygonText(v.polygon)})`;
+      return v.multiPolygon
+        ? `intersects(${p}, [${v.multiPolygon.polygons.map(polygonText).join(",")}])`
+        : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+interface Point {
+  longitude: number;
+  latitude: number;
+}
+interface PolygonRef {
+  coordinates: { points: Point[] }[];
+}
+
+function polygonText(polygon: PolygonRef): string {
+  return `[${polygon.coordinates.map((ring) => `[${ring.points.map((pt) => `[${pt.longitude},${pt.latitude}]`).join(",")}]`).join(",")}]`;
+}
+
+/** `{asc: f, then: {desc: g}}` → `orderasc: T.f, orderdesc: T.g`. */
+export function orderDql(type: TypeModel, order: unknown): string[] {
+  const out: string[] = [];
+  let o = order as { asc?: string; desc?: string; then?: unknown } | null | undefined;
+  while (o) {
+    const name = o.asc ?? o.desc;
+    const f = type.fields.find((x) => x.name === name);
+    if (f !== undefined) out.push(`${o.asc !== undefined ? "orderasc" : "orderdesc"}: ${predicateOf(f)}`);
+    o = o.then as typeof o;
+  }
+  return out;
+}

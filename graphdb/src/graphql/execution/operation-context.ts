@@ -1,0 +1,23 @@
+/** What the resolvers of one GraphQL operation share: the schema build and access to the data. */
+import type { GraphEngine } from "../../engine/engine-api.ts";
+import type { GraphQLSchemaBuild } from "../schema/build-graphql-schema.ts";
+import { DqlTransaction } from "./dql-transaction.ts";
+
+export class OperationContext {
+  constructor(
+    readonly build: GraphQLSchemaBuild,
+    readonly engine: GraphEngine,
+    readonly namespace: number,
+    readonly timeoutMs: number | undefined,
+  ) {}
+
+  /** A new transaction (each root mutation gets its own, as in Dgraph). */
+  transaction(): DqlTransaction {
+    return new DqlTransaction(this.engine, this.namespace, this.timeoutMs);
+  }
+
+  /** A read in a transaction of its own. */
+  async read(dql: string): Promise<Record<string, unknown>> {
+    return this.transaction().query(dql);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The generated Query fields (`get<T>`, `query<T>`, `aggregate<T>`): each rewrites its whole selection
+ * into one DQL query (reference §3.2) read in its own transaction, and answers with the result, which the
+ * field resolver then walks by response key.
+ */
+import { type FieldNode, type GraphQLResolveInfo, getNamedType, isCompositeType } from "graphql";
+import type { TypeModel } from "../schema/type-model.ts";
+import { idField } from "../schema/type-model.ts";
+import { dqlValue, parseId } from "./dql-literal.ts";
+import type { OperationContext } from "./operation-context.ts";
+import { aggregateResult } from "./result-values.ts";
+import { aggregateValues, edgeModifiers, type RewriteContext, selectionDql } from "./selection-rewriter.ts";
+
+export function rewriteContext(ctx: OperationContext, info: GraphQLResolveInfo): RewriteContext {
+  return {
+    schema: info.schema,
+    model: ctx.build.model,
+    variables: info.variableValues,
+    fragments: info.fragments,
+  };
+}
+
+/** The stored type a generated Query field is about (`queryAuthor` → Author), or undefined. */
+export function queryTarget(
+  ctx: OperationContext,
+  name: string,
+): { op: string; type: TypeModel } | undefined {
+  const m = /^(get|query|aggregate)(.+)$/.exec(name);
+  if (m === null) return undefined;
+  const type = ctx.build.model.types.get(m[2]);
+  return type === undefined || type.kind === "union" ? undefined : { op: m[1], type };
+}
+
+function mergedSelection(info: GraphQLResolveInfo): FieldNode {
+  const [first, ...rest] = info.fieldNodes;
+  if (rest.length === 0) return first;
+  return {
+    ...first,
+    selectionSet: first.selectionSet && {
+      ...first.selectionSet,
+      selections: info.fieldNodes.flatMap((n) => n.selectionSet?.selections ?? []),
+    },
+  };
+}
+
+export async function resolveQueryField(
+  ctx: OperationContext,
+  args: Record<string, unknown>,
+  info: GraphQLResolveInfo,
+): Promise<unknown> {
+  const target = queryTarget(ctx, info.fieldName);
+  if (target === undefined) return null;
+  const { op, type } = target;
+  const rc = rewriteContext(ctx, info);
+  const node = mergedSelection(info);
+  const returned = getNamedType(info.returnType);
+  const typeFilter = `type(${type.dgraphType})`;
+  let dql: string;
+  if (op === "get") {
+    const id = idField(type);
+    const conditions = [typeFilter];
+    let func: string | undefined;
+    if (id !== undefined && args[id.name] !== undefined && args[id.name] !== null)
+      func = `uid(${parseId(args[id.name])})`;
+    for (const f of type.fields) {
+      if (!f.xid || args[f.name] === undefined || args[f.name] === null) continue;
+      const eq = `eq(${f.predicate}, ${dqlValue(args[f.name])})`;
+      if (func === undefined) func = eq;
+      else conditions.push(eq);
+    }
+    if (func === undefined) throw new Error(`${info.fieldName}: an ID or an @id argument is required`);
+    const body = isCompositeType(returned)
+      ? selectionDql(rc, returned, node.selectionSet)
+      : "dgraph.uid : uid";
+    dql = `query {\n  q(func: ${func}) @filter(${conditions.join(" AND ")}) { ${body} }\n}`;
+    const data = await ctx.read(dql);
+    return (data.q as unknown[] | undefined)?.[0] ?? null;
+  }
+  const { params, filter } = edgeModifiers(
+    rc,
+    type,
+    op === "query" ? args : { filter: args.filter },
+    undefined,
+  );
+  const funcArgs = [`func: ${typeFilter}`, ...params].join(", ");
+  const filterText = filter !== undefined ? ` @filter(${filter})` : "";
+  if (op === "query") {
+    const body = isCompositeType(returned)
+      ? selectionDql(rc, returned, node.selectionSet)
+      : "dgraph.uid : uid";
+    dql = `query {\n  q(${funcArgs})${filterText} { ${body} }\n}`;
+    const data = await ctx.read(dql);
+    return (data.q as unknown[] | undefined) ?? [];
+  }
+  dql = `query {\n  q(${funcArgs})${filterText} { ${aggregateValues(type, node.selectionSet)} }\n}`;
+  const data = await ctx.read(dql);
+  return aggregateResult(
+    (data.q as Record<string, unknown>[] | undefined) ?? [],
+    collectAggregateFields(node),
+  );
+}
+
+function collectAggregateFields(node: FieldNode): FieldNode[] {
+  return (node.selectionSet?.selections ?? []).filter((s): s is FieldNode => s.kind === "Field");
+}

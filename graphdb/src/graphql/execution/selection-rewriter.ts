@@ -1,0 +1,209 @@
+/**
+ * GraphQL selections to DQL (reference §3.2). Each field becomes `responseKey : predicate`, so results come
+ * back keyed as the client asked; edges carry their filter, order and pagination; every object level
+ * selects `dgraph.uid : uid` so that a node with none of the asked fields still appears, and abstract
+ * types select `dgraph.type` for `__typename`. `<f>Aggregate` fields fetch the values they aggregate.
+ */
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  GraphQLIncludeDirective,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  GraphQLSkipDirective,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  isAbstractType,
+  isCompositeType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type SelectionSetNode,
+  typeFromAST,
+} from "graphql";
+import type { FieldModel, SchemaModel, TypeModel } from "../schema/type-model.ts";
+import { filterDql, orderDql, predicateOf } from "./filter-rewriter.ts";
+
+export interface RewriteContext {
+  readonly schema: GraphQLSchema;
+  readonly model: SchemaModel;
+  readonly variables: Record<string, unknown>;
+  readonly fragments: Record<string, FragmentDefinitionNode>;
+}
+
+export interface CollectedField {
+  key: string;
+  node: FieldNode;
+  /** The object or interface type the field was selected on. */
+  parent: GraphQLCompositeType;
+}
+
+function included(ctx: RewriteContext, node: FieldNode | { directives?: FieldNode["directives"] }): boolean {
+  const skip = getDirectiveValues(GraphQLSkipDirective, node as FieldNode, ctx.variables);
+  if (skip?.if === true) return false;
+  const include = getDirectiveValues(GraphQLIncludeDirective, node as FieldNode, ctx.variables);
+  return include?.if !== false;
+}
+
+/** Fields of a selection set, fragments spread, in order (the first of each response key and parent). */
+export function collectFields(
+  ctx: RewriteContext,
+  parent: GraphQLCompositeType,
+  set: SelectionSetNode,
+  out: CollectedField[] = [],
+): CollectedField[] {
+  for (const sel of set.selections) {
+    if (!included(ctx, sel as FieldNode)) continue;
+    if (sel.kind === Kind.FIELD) {
+      const key = sel.alias?.value ?? sel.name.value;
+      if (!out.some((c) => c.key === key && c.parent === parent)) out.push({ key, node: sel, parent });
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      const on = sel.typeCondition
+        ? (typeFromAST(ctx.schema, sel.typeCondition) as GraphQLCompositeType)
+        : parent;
+      collectFields(ctx, on ?? parent, sel.selectionSet, out);
+    } else {
+      const frag = ctx.fragments[sel.name.value];
+      if (frag === undefined) continue;
+      const on = typeFromAST(ctx.schema, frag.typeCondition) as GraphQLCompositeType;
+      collectFields(ctx, on ?? parent, frag.selectionSet, out);
+    }
+  }
+  return out;
+}
+
+export function fieldArgs(
+  ctx: RewriteContext,
+  parent: GraphQLCompositeType,
+  node: FieldNode,
+): Record<string, unknown> {
+  if (!isObjectType(parent) && !isInterfaceType(parent)) return {};
+  const def = parent.getFields()[node.name.value] as GraphQLField<unknown, unknown> | undefined;
+  return def === undefined ? {} : getArgumentValues(def, node, ctx.variables);
+}
+
+/** The model field behind a GraphQL field of `parent` (inherited fields included). */
+function modelField(ctx: RewriteContext, parent: GraphQLNamedType, name: string): FieldModel | undefined {
+  return ctx.model.types.get(parent.name)?.fields.find((f) => f.name === name);
+}
+
+/** Edge arguments `(orderasc: …, first: …, offset: …)` and `@filter(…)` of a list or edge. */
+export function edgeModifiers(
+  ctx: RewriteContext,
+  target: TypeModel | undefined,
+  args: Record<string, unknown>,
+  typeFilter: string | undefined,
+): { params: string[]; filter: string | undefined } {
+  const params: string[] = [];
+  if (target !== undefined) params.push(...orderDql(target, args.order));
+  if (typeof args.first === "number") params.push(`first: ${args.first}`);
+  if (typeof args.offset === "number") params.push(`offset: ${args.offset}`);
+  const parts: string[] = [];
+  if (typeFilter !== undefined) parts.push(typeFilter);
+  if (target !== undefined) {
+    if (target.kind === "union") {
+      const member = unionFilter(ctx, target, args.filter);
+      if (member !== undefined) parts.push(member);
+    } else {
+      const f = filterDql(ctx.model, target, args.filter);
+      if (f !== undefined) parts.push(f);
+    }
+  }
+  return {
+    params,
+    filter: parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : parts.join(" AND "),
+  };
+}
+
+/** `{memberTypes: [A], aFilter: {...}}` on a union edge. */
+function unionFilter(ctx: RewriteContext, union: TypeModel, filter: unknown): string | undefined {
+  if (filter === null || typeof filter !== "object") return undefined;
+  const f = filter as Record<string, unknown>;
+  const members = Array.isArray(f.memberTypes) ? (f.memberTypes as string[]) : union.members;
+  const parts = members.map((m) => {
+    const type = ctx.model.types.get(m) as TypeModel;
+    const own = filterDql(ctx.model, type, f[`${m.charAt(0).toLowerCase()}${m.slice(1)}Filter`]);
+    return own === undefined ? `type(${type.dgraphType})` : `(type(${type.dgraphType}) AND ${own})`;
+  });
+  return parts.length === 0 ? undefined : `(${parts.join(" OR ")})`;
+}
+
+/** DQL for the inside of `{ }` of an object of GraphQL type `type`. */
+export function selectionDql(
+  ctx: RewriteContext,
+  type: GraphQLCompositeType,
+  set: SelectionSetNode | undefined,
+): string {
+  const lines = ["dgraph.uid : uid"];
+  if (set === undefined) return lines.join(" ");
+  let needsType = isAbstractType(type);
+  for (const { key, node, parent } of collectFields(ctx, type, set)) {
+    const name = node.name.value;
+    if (name === "__typename") {
+      needsType = true;
+      continue;
+    }
+    const def = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+    if (def === undefined) continue;
+    const aggregateOf = name.endsWith("Aggregate")
+      ? modelField(ctx, parent, name.slice(0, -"Aggregate".length))
+      : undefined;
+    if (aggregateOf !== undefined) {
+      lines.push(aggregateSelection(ctx, key, aggregateOf, fieldArgs(ctx, parent, node), node));
+      continue;
+    }
+    const f = modelField(ctx, parent, name);
+    if (f === undefined || f.custom || f.lambda) continue;
+    if (f.kind === "id") {
+      lines.push(`${key} : uid`);
+      continue;
+    }
+    const target = getNamedType(def.type);
+    if (!isCompositeType(target) || f.kind === "geo") {
+      lines.push(`${key} : ${predicateOf(f)}`);
+      continue;
+    }
+    const targetModel = ctx.model.types.get(target.name);
+    const { params, filter } = edgeModifiers(ctx, targetModel, fieldArgs(ctx, parent, node), undefined);
+    const paramText = params.length > 0 ? ` (${params.join(", ")})` : "";
+    const filterText = filter !== undefined ? ` @filter(${filter})` : "";
+    lines.push(
+      `${key} : ${f.predicate}${paramText}${filterText} { ${selectionDql(ctx, target, node.selectionSet)} }`,
+    );
+  }
+  if (needsType) lines.push("dgraph.type");
+  return lines.join(" ");
+}
+
+/** `postsAggregate { count titleMin }`: the edge's nodes with the values the aggregate needs. */
+function aggregateSelection(
+  ctx: RewriteContext,
+  key: string,
+  edge: FieldModel,
+  args: Record<string, unknown>,
+  node: FieldNode,
+): string {
+  const target = ctx.model.types.get(edge.typeName);
+  const { filter } = edgeModifiers(ctx, target, { filter: args.filter }, undefined);
+  const filterText = filter !== undefined ? ` @filter(${filter})` : "";
+  return `${key} : ${edge.predicate}${filterText} { ${aggregateValues(target, node.selectionSet)} }`;
+}
+
+/** Inside an aggregate's block: one value per field named by `<f>Min/Max/Sum/Avg`. */
+export function aggregateValues(target: TypeModel | undefined, set: SelectionSetNode | undefined): string {
+  const lines = ["dgraph.uid : uid"];
+  const seen = new Set<string>();
+  for (const sel of set?.selections ?? []) {
+    if (sel.kind !== Kind.FIELD) continue;
+    const m = /^(.*)(Min|Max|Sum|Avg)$/.exec(sel.name.value);
+    if (m === null || seen.has(m[1])) continue;
+    const f = target?.fields.find((x) => x.name === m[1]);
+    if (f === undefined || f.predicate === "") continue;
+    seen.add(m[1]);
+    lines.push(`${f.name} : ${predicateOf(f)}`);
+  }
+  return lines.join(" ");
+}

@@ -1,0 +1,155 @@
+/**
+ * The GraphQL API of each namespace: its schema, kept in the database as Dgraph keeps it (a
+ * `dgraph.graphql` node holding the input SDL), and the execution of operations against it.
+ *
+ * A schema update builds and checks the new schema, alters the DQL schema, stores the SDL, and only then
+ * switches what is served; a rejected schema leaves the previous one serving. Each request reads the stored
+ * SDL (one indexed lookup), so a drop through DQL (`drop_all` clears it, `DATA` keeps it) or an update by
+ * another server instance is seen at once.
+ */
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  execute,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+} from "graphql";
+import type { GraphEngine } from "../engine/engine-api.ts";
+import { fieldResolver, typeResolver } from "./execution/field-resolver.ts";
+import { OperationContext } from "./execution/operation-context.ts";
+import { buildGraphQLSchema, type GraphQLSchemaBuild } from "./schema/build-graphql-schema.ts";
+
+const SCHEMA_XID = "dgraph.graphql.schema";
+
+export interface GraphQLRequest {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+export interface StoredSchema {
+  /** The schema node's uid (`0x…`), Dgraph's `gqlSchema.id`. */
+  id: string;
+  schema: string;
+}
+
+export interface GraphQLServiceOptions {
+  /** Per-operation time budget in ms (each DQL query of it is bounded by it). */
+  timeoutMs?: number;
+}
+
+export class GraphQLService {
+  private readonly builds = new Map<number, GraphQLSchemaBuild>();
+  private readonly documents = new Map<string, DocumentNode>();
+
+  constructor(
+    private readonly engine: GraphEngine,
+    private readonly options: GraphQLServiceOptions = {},
+  ) {}
+
+  /** The stored schema of a namespace, or undefined when none is set. */
+  async storedSchema(namespace: number): Promise<StoredSchema | undefined> {
+    const res = await this.engine.query({
+      namespace,
+      query: `{ s(func: eq(dgraph.graphql.xid, "${SCHEMA_XID}")) { uid dgraph.graphql.schema } }`,
+    });
+    const row = (JSON.parse(res.json) as { s?: { uid: string; "dgraph.graphql.schema"?: string }[] }).s?.[0];
+    if (row === undefined || !row["dgraph.graphql.schema"]) return undefined;
+    return { id: row.uid, schema: row["dgraph.graphql.schema"] };
+  }
+
+  /** The namespace's schema as served now (built from the stored SDL), or undefined. */
+  async current(namespace: number): Promise<GraphQLSchemaBuild | undefined> {
+    const stored = await this.storedSchema(namespace);
+    if (stored === undefined) {
+      this.builds.delete(namespace);
+      return undefined;
+    }
+    const cached = this.builds.get(namespace);
+    if (cached !== undefined && cached.input === stored.schema) return cached;
+    const build = buildGraphQLSchema(stored.schema);
+    this.builds.set(namespace, build);
+    return build;
+  }
+
+  /** Validates, applies and stores a new schema; throws GraphQLSchemaError and changes nothing when invalid. */
+  async updateSchema(
+    namespace: number,
+    sdl: string,
+  ): Promise<{ build: GraphQLSchemaBuild; stored: StoredSchema }> {
+    const build = buildGraphQLSchema(sdl);
+    await this.engine.alter({ namespace, schema: build.dqlSchema });
+    const res = await this.engine.mutate({
+      namespace,
+      commitNow: true,
+      query: `{ s as var(func: eq(dgraph.graphql.xid, "${SCHEMA_XID}")) }`,
+      mutations: [
+        {
+          setJson: {
+            uid: "uid(s)",
+            "dgraph.type": "dgraph.graphql",
+            "dgraph.graphql.xid": SCHEMA_XID,
+            "dgraph.graphql.schema": sdl,
+          },
+          cond: "@if(gt(len(s), 0))",
+        },
+        {
+          setJson: {
+            uid: "_:schema",
+            "dgraph.type": "dgraph.graphql",
+            "dgraph.graphql.xid": SCHEMA_XID,
+            "dgraph.graphql.schema": sdl,
+          },
+          cond: "@if(eq(len(s), 0))",
+        },
+      ],
+    });
+    this.builds.set(namespace, build);
+    const stored = (await this.storedSchema(namespace)) ?? { id: res.uids.schema ?? "", schema: sdl };
+    return { build, stored };
+  }
+
+  /** Runs one GraphQL operation against the namespace's schema. */
+  async execute(namespace: number, request: GraphQLRequest): Promise<ExecutionResult> {
+    const build = await this.current(namespace);
+    if (build === undefined) {
+      return {
+        errors: [
+          new GraphQLError(
+            "Not resolving queries. There's no GraphQL schema in Dgraph. Use the /admin API to add a GraphQL schema",
+          ),
+        ],
+      };
+    }
+    let document: DocumentNode;
+    try {
+      document = this.parseCached(request.query);
+    } catch (e) {
+      return { errors: [e instanceof GraphQLError ? e : new GraphQLError(String(e))] };
+    }
+    const errors = validate(build.schema, document, specifiedRules);
+    if (errors.length > 0) return { errors };
+    const ctx = new OperationContext(build, this.engine, namespace, this.options.timeoutMs);
+    return execute({
+      schema: build.schema,
+      document,
+      variableValues: request.variables ?? undefined,
+      operationName: request.operationName ?? undefined,
+      contextValue: ctx,
+      fieldResolver,
+      typeResolver,
+    });
+  }
+
+  private parseCached(query: string): DocumentNode {
+    let doc = this.documents.get(query);
+    if (doc === undefined) {
+      doc = parse(query);
+      if (this.documents.size >= 1000) this.documents.delete(this.documents.keys().next().value as string);
+      this.documents.set(query, doc);
+    }
+    return doc;
+  }
+}
