@@ -535,7 +535,11 @@ export class GraphDB implements GraphEngine {
     }
     if (dropOp === "DATA") {
       if (op.dropValue) throw new DgraphError("If DropOp is set to DATA, DropValue must be empty", "Error");
-      return this.wipeNamespace(ns, false);
+      // As Dgraph: dropping the data keeps the GraphQL schema, which is stored as data.
+      const graphqlSchema = await this.storedGraphQLSchema(ns.id);
+      await this.wipeNamespace(ns, false);
+      if (graphqlSchema !== undefined) await this.storeGraphQLSchema(ns.id, graphqlSchema);
+      return;
     }
     if (op.dropAttr || dropOp === "ATTR") {
       const name = op.dropAttr || op.dropValue;
@@ -562,6 +566,33 @@ export class GraphDB implements GraphEngine {
     for (const t of changes.types) ns.schema.setType(t);
     this.afterBulkWrite();
     await durable;
+  }
+
+  /** The GraphQL schema (input SDL) kept in a namespace's `dgraph.graphql` node, if any. */
+  private async storedGraphQLSchema(namespace: number): Promise<string | undefined> {
+    const res = await this.query({
+      namespace,
+      query: '{ s(func: eq(dgraph.graphql.xid, "dgraph.graphql.schema")) { dgraph.graphql.schema } }',
+    });
+    const row = (JSON.parse(res.json) as { s?: { "dgraph.graphql.schema"?: string }[] }).s?.[0];
+    return row?.["dgraph.graphql.schema"] || undefined;
+  }
+
+  private async storeGraphQLSchema(namespace: number, sdl: string): Promise<void> {
+    await this.mutate({
+      namespace,
+      commitNow: true,
+      mutations: [
+        {
+          setJson: {
+            uid: "_:schema",
+            "dgraph.type": "dgraph.graphql",
+            "dgraph.graphql.xid": "dgraph.graphql.schema",
+            "dgraph.graphql.schema": sdl,
+          },
+        },
+      ],
+    });
   }
 
   /** The galaxy's drop-all: every namespace's data and schema; only the galaxy remains, bootstrapped. */

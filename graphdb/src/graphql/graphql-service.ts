@@ -43,6 +43,8 @@ export interface GraphQLServiceOptions {
 export class GraphQLService {
   private readonly builds = new Map<number, GraphQLSchemaBuild>();
   private readonly documents = new Map<string, DocumentNode>();
+  /** Schema updates served since start (Dgraph's `schemaUpdateCounter`). */
+  schemaUpdates = 0;
 
   constructor(
     private readonly engine: GraphEngine,
@@ -107,6 +109,7 @@ export class GraphQLService {
       ],
     });
     this.builds.set(namespace, build);
+    this.schemaUpdates++;
     const stored = (await this.storedSchema(namespace)) ?? { id: res.uids.schema ?? "", schema: sdl };
     return { build, stored };
   }

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { GraphEngine } from "../engine/engine-api.ts";
+import { GraphQLService } from "../graphql/graphql-service.ts";
 import { apiEndpoint } from "./api-endpoint.ts";
 import { DEFAULT_BODY_LIMIT } from "./body.ts";
 import { ORIGINAL_CONTENT_TYPE } from "./content-type-header.ts";
@@ -19,6 +20,8 @@ import { sendJson } from "./reply.ts";
 import { alterHandler } from "./routes/alter.ts";
 import { assignRoute } from "./routes/assign.ts";
 import { commitHandler } from "./routes/commit.ts";
+import { graphqlProbeRoute, graphqlRoute } from "./routes/graphql.ts";
+import { adminRoute, adminSchemaRoute, adminSchemaValidateRoute } from "./routes/graphql-admin.ts";
 import { healthRoute, stateRoute } from "./routes/health.ts";
 import { loginHandler } from "./routes/login.ts";
 import { mutateHandler } from "./routes/mutate.ts";
@@ -62,6 +65,8 @@ export interface HttpServerOptions {
    * `Connection: close`; turn it on when clients (benchmarks, proxies) reuse connections.
    */
   keepAlive?: boolean;
+  /** Time budget of one GraphQL operation's reads, in ms (default: the engine's query timeout). */
+  graphqlTimeoutMs?: number;
 }
 
 export interface HttpServer {
@@ -78,6 +83,7 @@ export function createHttpServer(engine: GraphEngine, options: HttpServerOptions
   const { acl } = guards;
   const ctx: ServerContext = {
     engine,
+    graphql: new GraphQLService(engine, { timeoutMs: options.graphqlTimeoutMs }),
     logger: options.logger ?? pino({ level: "silent" }),
     acl,
     requireAuth: options.requireAuth ?? false,
@@ -155,6 +161,15 @@ function buildApp(ctx: ServerContext): FastifyInstance {
   for (const [url, handler] of Object.entries(endpoints)) {
     app.route({ method: [...API_METHODS], url, handler: apiEndpoint(ctx, handler) });
   }
+  app.route({ method: [...API_METHODS], url: "/graphql", handler: graphqlRoute(ctx) });
+  app.route({ method: [...API_METHODS], url: "/probe/graphql", handler: graphqlProbeRoute(ctx) });
+  app.route({ method: [...API_METHODS], url: "/admin", handler: adminRoute(ctx) });
+  app.route({ method: [...API_METHODS], url: "/admin/schema", handler: adminSchemaRoute(ctx) });
+  app.route({
+    method: [...API_METHODS],
+    url: "/admin/schema/validate",
+    handler: adminSchemaValidateRoute(ctx),
+  });
   app.route({ method: [...API_METHODS], url: "/health", handler: healthRoute(ctx) });
   app.route({ method: [...API_METHODS], url: "/state", handler: stateRoute(ctx) });
   app.route({ method: [...API_METHODS], url: "/assign", handler: assignRoute(ctx) });

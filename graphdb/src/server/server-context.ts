@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { GraphEngine } from "../engine/engine-api.ts";
+import type { GraphQLService } from "../graphql/graphql-service.ts";
 import type { Acl } from "./acl.ts";
 import type { ResponseHeaders } from "./cors.ts";
 import type { Guards } from "./guarded-engine.ts";
@@ -7,6 +8,8 @@ import type { Guards } from "./guarded-engine.ts";
 /** What the route handlers share: the engine, the access guards and a few server facts. */
 export interface ServerContext {
   engine: GraphEngine;
+  /** The generated GraphQL API of each namespace (`/graphql`, `/admin`). */
+  graphql: GraphQLService;
   logger: Logger;
   guards: Guards;
   acl?: Acl;
