@@ -176,6 +176,22 @@ describe("generated queries", () => {
     ]);
   });
 
+  it("drops nodes missing a selected field with @cascade, or only the listed fields", async () => {
+    const r = await gql(`{
+      all: queryPost(order: { asc: likes }) @cascade { title place { latitude } }
+      listed: queryPost(order: { asc: likes }) @cascade(fields: ["published"]) { title }
+      nested: queryAuthor(order: { asc: name }) { name posts(order: { asc: likes }) @cascade(fields: ["place"]) { title } }
+    }`);
+    expect(r.data).toEqual({
+      all: [{ title: "Graph databases explained", place: { latitude: 48.85 } }],
+      listed: [{ title: "Graph databases explained" }],
+      nested: [
+        { name: "Ann", posts: [{ title: "Graph databases explained" }] },
+        { name: "Bob", posts: [] },
+      ],
+    });
+  });
+
   it("reports a missing non-null field with Dgraph's text and its path", async () => {
     await db.mutate({
       commitNow: true,
@@ -200,5 +216,30 @@ describe("generated queries", () => {
     const other = await db.createNamespace();
     const none = JSON.parse(JSON.stringify(await empty.execute(other, { query: "{ queryPost { title } }" })));
     expect(none.errors[0].message).toMatch(/There's no GraphQL schema in Dgraph/);
+  });
+});
+
+describe("check<T>Password", () => {
+  it("returns the node only when the password matches", async () => {
+    const ns = await db.createNamespace();
+    await service.updateSchema(ns, 'type User @secret(field: "pwd") { name: String! @id  age: Int }');
+    await db.mutate({
+      namespace: ns,
+      commitNow: true,
+      mutations: [
+        { setNquads: '_:u <dgraph.type> "User" .\n_:u <User.name> "ann" .\n_:u <User.pwd> "s3cret!" .' },
+      ],
+    });
+    const ask = async (pwd: string) =>
+      JSON.parse(
+        JSON.stringify(
+          await service.execute(ns, {
+            query: 'query($p: String!) { checkUserPassword(name: "ann", pwd: $p) { name } }',
+            variables: { p: pwd },
+          }),
+        ),
+      );
+    expect(await ask("s3cret!")).toEqual({ data: { checkUserPassword: { name: "ann" } } });
+    expect(await ask("wrong!!")).toEqual({ data: { checkUserPassword: null } });
   });
 });

@@ -9,7 +9,14 @@ import { idField } from "../schema/type-model.ts";
 import { dqlValue, parseId } from "./dql-literal.ts";
 import type { OperationContext } from "./operation-context.ts";
 import { aggregateResult } from "./result-values.ts";
-import { aggregateValues, edgeModifiers, type RewriteContext, selectionDql } from "./selection-rewriter.ts";
+import {
+  aggregateValues,
+  cascadeDql,
+  cascadeSelection,
+  edgeModifiers,
+  type RewriteContext,
+  selectionDql,
+} from "./selection-rewriter.ts";
 
 export function rewriteContext(ctx: OperationContext, info: GraphQLResolveInfo): RewriteContext {
   return {
@@ -25,6 +32,11 @@ export function queryTarget(
   ctx: OperationContext,
   name: string,
 ): { op: string; type: TypeModel } | undefined {
+  const password = /^check(.+)Password$/.exec(name);
+  if (password !== null) {
+    const type = ctx.build.model.types.get(password[1]);
+    if (type?.secret !== undefined) return { op: "check", type };
+  }
   const m = /^(get|query|aggregate)(.+)$/.exec(name);
   if (m === null) return undefined;
   const type = ctx.build.model.types.get(m[2]);
@@ -56,7 +68,7 @@ export async function resolveQueryField(
   const returned = getNamedType(info.returnType);
   const typeFilter = `type(${type.dgraphType})`;
   let dql: string;
-  if (op === "get") {
+  if (op === "get" || op === "check") {
     const id = idField(type);
     const conditions = [typeFilter];
     let func: string | undefined;
@@ -72,9 +84,16 @@ export async function resolveQueryField(
     const body = isCompositeType(returned)
       ? selectionDql(rc, returned, node.selectionSet)
       : "dgraph.uid : uid";
-    dql = `query {\n  q(func: ${func}) @filter(${conditions.join(" AND ")}) { ${body} }\n}`;
+    const secret = type.secret;
+    const check =
+      op === "check" && secret !== undefined
+        ? ` dgraph.checkpwd : checkpwd(${secret.predicate}, ${dqlValue(args[secret.field])})`
+        : "";
+    dql = `query {\n  q(func: ${func}) @filter(${conditions.join(" AND ")})${cascadeDql(rc, node, type)} { ${body}${check}${cascadeSelection(rc, node, type)} }\n}`;
     const data = await ctx.read(dql);
-    return (data.q as unknown[] | undefined)?.[0] ?? null;
+    const found = (data.q as Record<string, unknown>[] | undefined)?.[0] ?? null;
+    if (op === "check" && found !== null && found["dgraph.checkpwd"] !== true) return null;
+    return found;
   }
   const { params, filter } = edgeModifiers(
     rc,
@@ -88,7 +107,7 @@ export async function resolveQueryField(
     const body = isCompositeType(returned)
       ? selectionDql(rc, returned, node.selectionSet)
       : "dgraph.uid : uid";
-    dql = `query {\n  q(${funcArgs})${filterText} { ${body} }\n}`;
+    dql = `query {\n  q(${funcArgs})${filterText}${cascadeDql(rc, node, type)} { ${body}${cascadeSelection(rc, node, type)} }\n}`;
     const data = await ctx.read(dql);
     return (data.q as unknown[] | undefined) ?? [];
   }

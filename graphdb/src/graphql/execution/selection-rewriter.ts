@@ -23,6 +23,7 @@ import {
   Kind,
   type SelectionSetNode,
   typeFromAST,
+  valueFromASTUntyped,
 } from "graphql";
 import type { FieldModel, SchemaModel, TypeModel } from "../schema/type-model.ts";
 import { filterDql, orderDql, predicateOf } from "./filter-rewriter.ts";
@@ -170,9 +171,9 @@ export function selectionDql(
     const { params, filter } = edgeModifiers(ctx, targetModel, fieldArgs(ctx, parent, node), undefined);
     const paramText = params.length > 0 ? ` (${params.join(", ")})` : "";
     const filterText = filter !== undefined ? ` @filter(${filter})` : "";
-    lines.push(
-      `${key} : ${f.predicate}${paramText}${filterText} { ${selectionDql(ctx, target, node.selectionSet)} }`,
-    );
+    const cascade = cascadeDql(ctx, node, targetModel);
+    const inner = selectionDql(ctx, target, node.selectionSet) + cascadeSelection(ctx, node, targetModel);
+    lines.push(`${key} : ${f.predicate}${paramText}${filterText}${cascade} { ${inner} }`);
   }
   if (needsType) lines.push("dgraph.type");
   return lines.join(" ");
@@ -206,4 +207,41 @@ export function aggregateValues(target: TypeModel | undefined, set: SelectionSet
     lines.push(`${f.name} : ${predicateOf(f)}`);
   }
   return lines.join(" ");
+}
+
+/** The fields named by `@cascade(fields: [...])` on a field (empty for a plain `@cascade`). */
+function cascadeFields(ctx: RewriteContext, node: FieldNode): string[] {
+  const d = node.directives?.find((x) => x.name.value === "cascade");
+  const arg = d?.arguments?.find((a) => a.name.value === "fields");
+  if (arg === undefined) return [];
+  const value = valueFromASTUntyped(arg.value, ctx.variables);
+  return Array.isArray(value)
+    ? value.map(String)
+    : value === null || value === undefined
+      ? []
+      : [String(value)];
+}
+
+/**
+ * `@cascade` / `@cascade(fields: ["name"])` on a field: DQL's `@cascade` over the same level, field names
+ * mapped to their predicates (`id` to `uid`).
+ */
+export function cascadeDql(ctx: RewriteContext, node: FieldNode, target?: TypeModel): string {
+  if (!node.directives?.some((x) => x.name.value === "cascade")) return "";
+  const names = cascadeFields(ctx, node);
+  if (names.length === 0) return " @cascade";
+  const preds = names.map((name) => {
+    const f = target?.fields.find((x) => x.name === name);
+    return f === undefined || f.kind === "id" ? "uid" : predicateOf(f);
+  });
+  return ` @cascade(${preds.join(", ")})`;
+}
+
+/** Predicates a `@cascade(fields:)` checks, selected too so that the check can see them. */
+export function cascadeSelection(ctx: RewriteContext, node: FieldNode, target?: TypeModel): string {
+  const preds = cascadeFields(ctx, node).flatMap((name) => {
+    const f = target?.fields.find((x) => x.name === name);
+    return f === undefined || f.kind === "id" || f.predicate === "" ? [] : [predicateOf(f)];
+  });
+  return preds.length === 0 ? "" : ` ${preds.join(" ")}`;
 }
