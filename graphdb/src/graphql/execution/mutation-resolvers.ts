@@ -1,11 +1,83 @@
-/** The generated Mutation fields: not yet built. */
+/**
+ * The generated Mutation fields `add<T>`, `update<T>` and `delete<T>` (reference §2.3, §3.3). Each runs in
+ * a transaction of its own: the input is rewritten into JSON writes (reading what it needs in the
+ * transaction), the writes are applied and committed, and the payload is read — after the commit for add
+ * and update, before the writes for delete. Any error discards the transaction; the later mutations of the
+ * operation then answer Dgraph's "was not executed because of a previous error".
+ */
 import type { GraphQLResolveInfo } from "graphql";
+import type { TypeModel } from "../schema/type-model.ts";
+import { rewriteAdd } from "./add-mutation.ts";
+import { rewriteDelete } from "./delete-mutation.ts";
+import { mutationErrorText } from "./mutation-error.ts";
+import { mutationPayload } from "./mutation-payload.ts";
+import { ObjectWriter } from "./object-writer.ts";
 import type { OperationContext } from "./operation-context.ts";
+import { rewriteUpdate } from "./update-mutation.ts";
+
+/** The kind and type of a generated Mutation field (`updateAuthor` → update, Author), or undefined. */
+export function mutationTarget(
+  ctx: OperationContext,
+  name: string,
+): { op: "add" | "update" | "delete"; type: TypeModel } | undefined {
+  const m = /^(add|update|delete)(.+)$/.exec(name);
+  if (m === null) return undefined;
+  const type = ctx.build.model.types.get(m[2]);
+  return type === undefined || type.kind === "union"
+    ? undefined
+    : { op: m[1] as "add" | "update" | "delete", type };
+}
 
 export async function resolveMutationField(
-  _ctx: OperationContext,
-  _args: Record<string, unknown>,
+  ctx: OperationContext,
+  args: Record<string, unknown>,
   info: GraphQLResolveInfo,
 ): Promise<unknown> {
-  throw new Error(`${info.fieldName}: mutations are not served yet`);
+  const name = info.fieldName;
+  if (ctx.mutationFailed) throw new Error(`Mutation ${name} was not executed because of a previous error.`);
+  const target = mutationTarget(ctx, name);
+  if (target === undefined) throw new Error(`${name}: not a generated mutation`);
+  const { op, type } = target;
+  const tx = ctx.transaction();
+  const writer = new ObjectWriter(tx, ctx.build.model);
+  let phase: "rewrite" | "write" | "committed" = "rewrite";
+  try {
+    if (op === "delete") {
+      const nodes = await rewriteDelete(tx, writer, type, args);
+      const payload = await mutationPayload(
+        ctx,
+        info,
+        type,
+        nodes,
+        { numUids: nodes.length, msg: "Deleted" },
+        (dql) => tx.query(dql),
+      );
+      phase = "write";
+      await writer.writes.apply(tx);
+      await tx.commit();
+      return payload;
+    }
+    let nodes: string[];
+    let affected: number;
+    if (op === "add") {
+      const add = await rewriteAdd(writer, type, args);
+      nodes = add.nodes;
+      affected = add.upserted;
+    } else {
+      nodes = await rewriteUpdate(tx, writer, type, args);
+      affected = nodes.length;
+    }
+    phase = "write";
+    const blanks = await writer.writes.apply(tx);
+    await tx.commit();
+    phase = "committed";
+    const uids = nodes.map((n) => blanks.get(n) ?? n);
+    const numUids = writer.writes.created.length + affected;
+    return await mutationPayload(ctx, info, type, uids, { numUids }, (dql) => ctx.read(dql));
+  } catch (e) {
+    if (phase === "committed") throw e;
+    await tx.discard().catch(() => undefined);
+    ctx.mutationFailed = true;
+    throw new Error(mutationErrorText(name, e, phase === "rewrite"));
+  }
 }

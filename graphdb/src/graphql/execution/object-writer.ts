@@ -197,7 +197,10 @@ export class ObjectWriter implements EdgeScope {
     const type = this.model.types.get(f.typeName) as TypeModel;
     if (type.kind !== "union") return { type, input: ref };
     const given = Object.entries(ref).filter(([, v]) => present(v));
-    const member = given.length === 1 ? type.members.find((m) => given[0][0].toLowerCase() === `${m}ref`.toLowerCase()) : undefined;
+    const member =
+      given.length === 1
+        ? type.members.find((m) => given[0][0].toLowerCase() === `${m}ref`.toLowerCase())
+        : undefined;
     if (member === undefined)
       throw payloadError(`value for field ${f.name} must name exactly one member of ${type.name}`);
     return { type: this.model.types.get(member) as TypeModel, input: given[0][1] as InputObject };

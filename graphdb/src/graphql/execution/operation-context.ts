@@ -4,6 +4,9 @@ import type { GraphQLSchemaBuild } from "../schema/build-graphql-schema.ts";
 import { DqlTransaction } from "./dql-transaction.ts";
 
 export class OperationContext {
+  /** Set when a root mutation failed: the later ones of the operation are not executed (as Dgraph). */
+  mutationFailed = false;
+
   constructor(
     readonly build: GraphQLSchemaBuild,
     readonly engine: GraphEngine,

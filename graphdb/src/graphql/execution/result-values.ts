@@ -14,6 +14,8 @@ const polygon = (rings: Position[][]) => ({
 export function geoValue(typeName: string, value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   const geo = value as { type?: string; coordinates?: unknown };
+  // Already a GraphQL geo object (the points inside a converted Polygon): keep it.
+  if (geo.type === undefined) return value;
   switch (typeName) {
     case "Point":
       return geo.type === "Point" ? point(geo.coordinates as Position) : null;

@@ -115,6 +115,12 @@ export function stringArgument(d: ConstDirectiveNode | undefined, name: string):
   return v?.kind === Kind.STRING ? v.value : undefined;
 }
 
+/** A name given quoted or bare (Dgraph accepts `@hasInverse(field: posts)`, which GraphQL parses as an enum). */
+function nameArgument(d: ConstDirectiveNode | undefined, name: string): string | undefined {
+  const v = argument(d, name);
+  return v?.kind === Kind.STRING || v?.kind === Kind.ENUM ? v.value : undefined;
+}
+
 function booleanArgument(d: ConstDirectiveNode | undefined, name: string): boolean | undefined {
   const v = argument(d, name);
   return v?.kind === Kind.BOOLEAN ? v.value : undefined;
@@ -251,7 +257,7 @@ export function buildTypeModel(doc: DocumentNode): SchemaModel {
         kind === "object" || kind === "interface" || kind === "union"
           ? []
           : searchArguments(node, kind, typeName),
-      inverse: stringArgument(directive(node, "hasInverse"), "field"),
+      inverse: nameArgument(directive(node, "hasInverse"), "field"),
       custom,
       lambda,
       external: directive(node, "external") !== undefined,
