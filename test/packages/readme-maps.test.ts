@@ -13,7 +13,7 @@ const PACKAGES = ["graphdb", "runtime", "platform", "console"];
 const FILE = /\.(ts|tsx|mts|mjs|js|json|html|css|md|go|wit|proto|ya?ml)$/;
 
 /** Backticked tokens that name a file (known extension) or a folder (ending in `/`). */
-export function namedPaths(markdown: string): string[] {
+function namedPaths(markdown: string): string[] {
   const out = new Set<string>();
   for (const match of markdown.matchAll(/`([^`\s]+)`/g)) {
     const token = match[1];

@@ -5,10 +5,9 @@
  * defined higher up is carried down to a deeper level (summing over the edges between).
  */
 import { DgraphError } from "../core/errors.ts";
-import type { UidList } from "../core/graph-reader.ts";
 import type { TypedValue } from "../core/scalar.ts";
 import type { QueryBlock } from "../dql/ast.ts";
-import { sortedUids, unionAll } from "../posting/uid-algebra.ts";
+import { unionAll } from "../posting/uid-algebra.ts";
 import { aggregateLevel, aggregateWhole } from "./aggregation.ts";
 import { cascadeDest, paginateAfterCascade, restrictRows } from "./cascade.ts";
 import { processGroupBy } from "./groupby.ts";
