@@ -235,3 +235,189 @@ describe("add mutations", () => {
     });
   });
 });
+
+describe("@hasInverse kept both ways", () => {
+  it("sets the inverse of a new singular edge and removes the stale one when it changes", async () => {
+    const uk = await gql(
+      `mutation { addCountry(input: [{code: "UK", name: "United Kingdom", capital: {name: "London"}}]) { country { capital { name capitalOf { code } } } } }`,
+    );
+    expect(uk.data.addCountry.country[0].capital).toEqual({ name: "London", capitalOf: { code: "UK" } });
+
+    const paris = await gql(
+      `mutation { addCity(input: [{name: "Paris", capitalOf: {code: "FR"}}]) { city { name capitalOf { code capital { name } } } } }`,
+    );
+    expect(paris.data.addCity.city[0]).toEqual({
+      name: "Paris",
+      capitalOf: { code: "FR", capital: { name: "Paris" } },
+    });
+
+    // France's capital changes: Paris no longer points back at France.
+    const lyon = await gql(
+      `mutation { updateCountry(input: {filter: {code: {eq: "FR"}}, set: {capital: {name: "Lyon"}}}) { numUids country { capital { name } } } }`,
+    );
+    expect(lyon.data.updateCountry).toEqual({ numUids: 2, country: [{ capital: { name: "Lyon" } }] });
+    const cities = await gql(`{ queryCity(order: {asc: name}) { name capitalOf { code } } }`);
+    expect(cities.data.queryCity).toEqual([
+      { name: "London", capitalOf: { code: "UK" } },
+      { name: "Lyon", capitalOf: { code: "FR" } },
+      { name: "Paris", capitalOf: null },
+    ]);
+
+    // Lyon becomes the UK's capital from the other side: London and France lose their stale edges.
+    const moved = await gql(
+      `mutation { updateCity(input: {filter: {name: {eq: "Lyon"}}, set: {capitalOf: {code: "UK"}}}) { numUids } }`,
+    );
+    expect(moved.data.updateCity.numUids).toBe(1);
+    const after = await gql(`{
+      queryCountry(filter: {code: {in: ["FR", "UK"]}}, order: {asc: code}) { code capital { name } }
+      queryCity(order: {asc: name}) { name capitalOf { code } }
+    }`);
+    expect(after.data.queryCountry).toEqual([
+      { code: "FR", capital: null },
+      { code: "UK", capital: { name: "Lyon" } },
+    ]);
+    expect(after.data.queryCity).toEqual([
+      { name: "London", capitalOf: null },
+      { name: "Lyon", capitalOf: { code: "UK" } },
+      { name: "Paris", capitalOf: null },
+    ]);
+  });
+
+  it("moves a post between authors' lists when its singular author changes", async () => {
+    const r = await gql(`mutation {
+      updatePost(input: {filter: {title: {anyofterms: "Why"}}, set: {author: {handle: "bob"}}}) { post { title author { handle } } }
+    }`);
+    expect(r.data.updatePost.post).toEqual([{ title: "Why graphs", author: { handle: "bob" } }]);
+    const authors = await gql(
+      `{ queryAuthor(filter: {handle: {in: ["ann", "bob"]}}, order: {asc: name}) { handle posts { title } } }`,
+    );
+    expect(authors.data.queryAuthor).toEqual([
+      { handle: "ann", posts: [{ title: "Graph databases" }] },
+      { handle: "bob", posts: [{ title: "Why graphs" }] },
+    ]);
+  });
+});
+
+describe("update mutations", () => {
+  it("sets scalars (replacing) and list values (adding); an empty set is a no-op", async () => {
+    const r = await gql(`mutation {
+      updatePost(input: {filter: {title: {anyofterms: "databases"}}, set: {likes: 7, tags: ["new"]}}) {
+        numUids post { likes tags }
+      }
+    }`);
+    expect(r.data.updatePost.numUids).toBe(1);
+    expect(r.data.updatePost.post[0].likes).toBe(7);
+    expect([...r.data.updatePost.post[0].tags].sort()).toEqual(["db", "graph", "new"]);
+    const noop = await gql(
+      `mutation { updatePost(input: {filter: {title: {anyofterms: "databases"}}, set: {}}) { numUids post { title } } }`,
+    );
+    expect(noop.data.updatePost).toEqual({ numUids: 0, post: [] });
+  });
+
+  it("removes a value only when equal, an edge to the node named, and all values with null", async () => {
+    const filter = `{title: {anyofterms: "databases"}}`;
+    const wrong = await gql(
+      `mutation { updatePost(input: {filter: ${filter}, remove: {likes: 99, tags: ["db"]}}) { post { likes tags } } }`,
+    );
+    expect(wrong.data.updatePost.post[0].likes).toBe(7);
+    expect([...wrong.data.updatePost.post[0].tags].sort()).toEqual(["graph", "new"]);
+    const equal = await gql(
+      `mutation { updatePost(input: {filter: ${filter}, remove: {likes: 7}}) { post { likes } } }`,
+    );
+    expect(equal.data.updatePost.post[0].likes).toBeNull();
+    const all = await gql(
+      `mutation { updatePost(input: {filter: ${filter}, remove: {tags: null}}) { post { tags } } }`,
+    );
+    expect(all.data.updatePost.post[0].tags).toEqual([]);
+
+    // Removing an edge removes its inverse too.
+    const edge = await gql(
+      `mutation { updateAuthor(input: {filter: {handle: {eq: "ann"}}, remove: {posts: [{title: "ignored"}]}}) { author { posts { title } } } }`,
+    );
+    expect(edge.data.updateAuthor.author[0].posts).toEqual([{ title: "Graph databases" }]);
+    const post = await dql(`{ q(func: anyofterms(Post.title, "databases")) { uid } }`);
+    const byId = await gql(
+      `mutation($p: ID!) { updateAuthor(input: {filter: {handle: {eq: "ann"}}, remove: {posts: [{id: $p}]}}) { author { posts { title } } } }`,
+      { p: post.q[0].uid },
+    );
+    expect(byId.data.updateAuthor.author[0].posts).toEqual([]);
+    const back = await gql(`query($p: ID!) { getPost(id: $p) { author { handle } } }`, { p: post.q[0].uid });
+    expect(back.data.getPost.author).toBeNull();
+  });
+
+  it("updates the implementers of an interface", async () => {
+    await gql(`mutation { addEditor(input: [{name: "Eve", desk: "news"}]) { numUids } }`);
+    const r = await gql(`mutation {
+      updateNamed(input: {filter: {name: {eq: "Eve"}}, set: {name: "Eva"}}) { numUids named { __typename name ... on Editor { desk } } }
+    }`);
+    expect(r.data.updateNamed).toEqual({
+      numUids: 1,
+      named: [{ __typename: "Editor", name: "Eva", desk: "news" }],
+    });
+  });
+
+  it("refuses to set an @id value another node holds", async () => {
+    const r = await gql(
+      `mutation { updateCountry(input: {filter: {code: {eq: "IT"}}, set: {code: "FR"}}) { numUids } }`,
+    );
+    expect(r.data).toEqual({ updateCountry: null });
+    expect(r.errors[0].message).toBe(
+      "couldn't rewrite mutation updateCountry because failed to rewrite mutation payload because id FR already exists for field code inside type Country",
+    );
+    const renamed = await gql(
+      `mutation { updateCountry(input: {filter: {code: {eq: "IT"}}, set: {code: "IT2"}}) { country { code name } } }`,
+    );
+    expect(renamed.data.updateCountry.country).toEqual([{ code: "IT2", name: "Italy" }]);
+  });
+});
+
+describe("delete mutations", () => {
+  it("answers the nodes as they were, deletes their predicates and the inverse edges into them", async () => {
+    const r = await gql(`mutation {
+      deleteAuthor(filter: {handle: {eq: "bob"}}) { msg numUids author { handle posts { title } } }
+    }`);
+    expect(r.data.deleteAuthor).toEqual({
+      msg: "Deleted",
+      numUids: 1,
+      author: [{ handle: "bob", posts: [{ title: "Why graphs" }] }],
+    });
+    const post = await gql(`{ queryPost(filter: {title: {anyofterms: "Why"}}) { title author { handle } } }`);
+    expect(post.data.queryPost).toEqual([{ title: "Why graphs", author: null }]);
+    const d = await dql(
+      `{ q(func: has(Author.handle)) @filter(eq(Author.handle, "bob")) { uid } t(func: type(Author)) { Author.handle } }`,
+    );
+    expect(d.q).toEqual([]);
+    expect(d.t.map((a: Json) => a["Author.handle"]).sort()).toEqual(["ann", "cy"]);
+  });
+
+  it("deletes the implementers of an interface; a filter matching nothing deletes nothing", async () => {
+    const r = await gql(
+      `mutation { deleteNamed(filter: {name: {eq: "Eva"}}) { msg numUids named { name } } }`,
+    );
+    expect(r.data.deleteNamed).toEqual({ msg: "Deleted", numUids: 1, named: [{ name: "Eva" }] });
+    const d = await dql(`{ q(func: type(Editor)) { uid } n(func: eq(Named.name, "Eva")) { uid } }`);
+    expect(d).toEqual({ q: [], n: [] });
+    const none = await gql(
+      `mutation { deleteNamed(filter: {name: {eq: "Nobody"}}) { msg numUids named { name } } }`,
+    );
+    expect(none.data.deleteNamed).toEqual({ msg: "Deleted", numUids: 0, named: [] });
+  });
+});
+
+describe("several mutations in one operation", () => {
+  it("runs them in order; after a failure the later ones are not executed", async () => {
+    const r = await gql(`mutation {
+      a: addCountry(input: [{code: "NL", name: "Netherlands"}]) { numUids }
+      b: addCountry(input: [{code: "NL"}]) { numUids }
+      c: addCountry(input: [{code: "BE"}]) { numUids }
+    }`);
+    expect(r.data).toEqual({ a: { numUids: 1 }, b: null, c: null });
+    expect(r.errors.map((e: Json) => e.message)).toEqual([
+      "couldn't rewrite mutation addCountry because failed to rewrite mutation payload because id NL already exists for field code inside type Country",
+      "Mutation addCountry was not executed because of a previous error.",
+    ]);
+    expect(r.errors[1].path).toEqual(["c"]);
+    const be = await gql(`{ getCountry(code: "BE") { code } }`);
+    expect(be.data.getCountry).toBeNull();
+  });
+});
