@@ -14,11 +14,13 @@ import {
   GraphQLError,
   parse,
   specifiedRules,
+  type ValidationRule,
   validate,
 } from "graphql";
 import type { GraphEngine } from "../engine/engine-api.ts";
 import { fieldResolver, typeResolver } from "./execution/field-resolver.ts";
 import { OperationContext } from "./execution/operation-context.ts";
+import { DEFAULT_GRAPHQL_LIMITS, type GraphQLOperationLimits, limitRules } from "./operation-limits.ts";
 import { buildGraphQLSchema, type GraphQLSchemaBuild } from "./schema/build-graphql-schema.ts";
 
 const SCHEMA_XID = "dgraph.graphql.schema";
@@ -38,6 +40,8 @@ export interface StoredSchema {
 export interface GraphQLServiceOptions {
   /** Per-operation time budget in ms (each DQL query of it is bounded by it). */
   timeoutMs?: number;
+  /** Bounds on one operation (defaults: DEFAULT_GRAPHQL_LIMITS). */
+  limits?: Partial<GraphQLOperationLimits>;
 }
 
 export class GraphQLService {
@@ -46,10 +50,16 @@ export class GraphQLService {
   /** Schema updates served since start (Dgraph's `schemaUpdateCounter`). */
   schemaUpdates = 0;
 
+  private readonly limits: GraphQLOperationLimits;
+  private readonly rules: readonly ValidationRule[];
+
   constructor(
     private readonly engine: GraphEngine,
     private readonly options: GraphQLServiceOptions = {},
-  ) {}
+  ) {
+    this.limits = { ...DEFAULT_GRAPHQL_LIMITS, ...options.limits };
+    this.rules = [...specifiedRules, ...limitRules(this.limits)];
+  }
 
   /** The stored schema of a namespace, or undefined when none is set. */
   async storedSchema(namespace: number): Promise<StoredSchema | undefined> {
@@ -126,13 +136,22 @@ export class GraphQLService {
         ],
       };
     }
+    if (request.query.length > this.limits.maxQueryLength) {
+      return {
+        errors: [
+          new GraphQLError(
+            `Query text of ${request.query.length} characters exceeds the limit of ${this.limits.maxQueryLength}`,
+          ),
+        ],
+      };
+    }
     let document: DocumentNode;
     try {
       document = this.parseCached(request.query);
     } catch (e) {
       return { errors: [e instanceof GraphQLError ? e : new GraphQLError(String(e))] };
     }
-    const errors = validate(build.schema, document, specifiedRules);
+    const errors = validate(build.schema, document, this.rules);
     if (errors.length > 0) return { errors };
     const ctx = new OperationContext(build, this.engine, namespace, this.options.timeoutMs);
     return execute({
@@ -149,7 +168,7 @@ export class GraphQLService {
   private parseCached(query: string): DocumentNode {
     let doc = this.documents.get(query);
     if (doc === undefined) {
-      doc = parse(query);
+      doc = parse(query, { maxTokens: this.limits.maxTokens });
       if (this.documents.size >= 1000) this.documents.delete(this.documents.keys().next().value as string);
       this.documents.set(query, doc);
     }
