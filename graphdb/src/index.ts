@@ -40,6 +40,14 @@ export type {
 export type { GraphDBOptions } from "./engine/graph-db.ts";
 export { DEFAULT_QUERY_TIMEOUT_MS, GraphDB } from "./engine/graph-db.ts";
 export { GALAXY_NAMESPACE } from "./engine/namespace.ts";
+export type { GraphQLRequest, GraphQLServiceOptions, StoredSchema } from "./graphql/graphql-service.ts";
+/** The generated GraphQL API of each namespace: `updateSchema`, `storedSchema`, `current`, `execute`. */
+export { GraphQLService } from "./graphql/graphql-service.ts";
+export type { GraphQLOperationLimits } from "./graphql/operation-limits.ts";
+export { DEFAULT_GRAPHQL_LIMITS } from "./graphql/operation-limits.ts";
+export type { GraphQLSchemaBuild } from "./graphql/schema/build-graphql-schema.ts";
+export type { SchemaProblem } from "./graphql/schema/schema-error.ts";
+export { GraphQLSchemaError } from "./graphql/schema/schema-error.ts";
 export type { QueryLimits } from "./query/query-budget.ts";
 export { DEFAULT_QUERY_LIMITS } from "./query/query-budget.ts";
 
