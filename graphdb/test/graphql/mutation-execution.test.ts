@@ -32,7 +32,9 @@ type Country {
   code: String! @id
   name: String
   capital: City @hasInverse(field: capitalOf)
+  sights: [Sight]
 }
+union Sight = City | Post
 type City { id: ID!  name: String! @search(by: [hash])  capitalOf: Country }
 type Editor implements Named { desk: String }
 `;
@@ -368,6 +370,34 @@ describe("update mutations", () => {
       `mutation { updateCountry(input: {filter: {code: {eq: "IT"}}, set: {code: "IT2"}}) { country { code name } } }`,
     );
     expect(renamed.data.updateCountry.country).toEqual([{ code: "IT2", name: "Italy" }]);
+  });
+});
+
+describe("union edges and shared Refs", () => {
+  it("writes a union edge through the member Ref given, and creates a set's new node once", async () => {
+    const post = await dql(`{ q(func: anyofterms(Post.title, "databases")) { uid } }`);
+    const r = await gql(
+      `mutation($p: ID!) {
+        updateCountry(input: {filter: {code: {in: ["FR", "UK"]}}, set: {sights: [{cityRef: {name: "Nice"}}, {postRef: {id: $p}}]}}) {
+          numUids
+          country(order: {asc: code}) { code sights { __typename ... on City { name } ... on Post { title } } }
+        }
+      }`,
+      { p: post.q[0].uid },
+    );
+    expect(r.errors).toBeUndefined();
+    expect(r.data.updateCountry.numUids).toBe(3);
+    // In uid order: the existing post first, then the new city.
+    const sights = [
+      { __typename: "Post", title: "Graph databases" },
+      { __typename: "City", name: "Nice" },
+    ];
+    expect(r.data.updateCountry.country).toEqual([
+      { code: "FR", sights },
+      { code: "UK", sights },
+    ]);
+    const nice = await gql(`{ queryCity(filter: {name: {eq: "Nice"}}) { name } }`);
+    expect(nice.data.queryCity).toHaveLength(1);
   });
 });
 

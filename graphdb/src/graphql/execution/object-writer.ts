@@ -54,6 +54,8 @@ function onlyXids(type: TypeModel, obj: InputObject): boolean {
 export class ObjectWriter implements EdgeScope {
   readonly writes = new MutationWrites();
   private readonly xids = new Map<string, XidEntry>();
+  /** Refs already resolved: an update's `set` names one node for all the nodes it matches, as in Dgraph. */
+  private readonly refs = new WeakMap<InputObject, string>();
 
   constructor(
     readonly tx: DqlTransaction,
@@ -115,8 +117,15 @@ export class ObjectWriter implements EdgeScope {
 
   /** The node a Ref names: an existing one by ID or `@id`, or one created from it. */
   async reference(f: FieldModel, ref: InputObject): Promise<string> {
-    const member = this.refTarget(f, ref);
-    const { type, input } = member;
+    const known = this.refs.get(ref);
+    if (known !== undefined) return known;
+    const uid = await this.resolveReference(f, ref);
+    this.refs.set(ref, uid);
+    return uid;
+  }
+
+  private async resolveReference(f: FieldModel, ref: InputObject): Promise<string> {
+    const { type, input } = this.refTarget(f, ref);
     const id = idField(type);
     if (id !== undefined && present(input[id.name])) {
       const uid = this.parse(input[id.name]);
