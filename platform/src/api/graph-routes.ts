@@ -1,13 +1,20 @@
-import { DgraphError } from "@trellis/graphdb";
+import { DgraphError, GraphQLSchemaError, GraphQLService } from "@trellis/graphdb";
 import type { FastifyInstance } from "fastify";
 import type { PlatformContext } from "../platform-context.ts";
 import { badRequest } from "./api-errors.ts";
 
+/** Per-operation time budget of a console GraphQL operation. */
+const GRAPHQL_TIMEOUT_MS = 30_000;
+
 /**
- * The console's Graph tab: DQL queries, the schema and drops, each in the app's own namespace of the
- * platform's graph database (created on first use), never another app's.
+ * The console's Graph tab: DQL queries, the schema and drops, and the generated GraphQL API (its schema
+ * and an explorer), each in the app's own namespace of the platform's graph database (created on first
+ * use), never another app's.
  */
 export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
+  // One GraphQL service for the platform's engine: it keeps each namespace's built schema, and reads the
+  // stored SDL on every request, so a drop or an update through another path is seen at once.
+  const graphql = new GraphQLService(ctx.graph, { timeoutMs: GRAPHQL_TIMEOUT_MS });
   const namespaceOf = async (app: string) => {
     await ctx.store.requireApp(app);
     return (await ctx.namespaces.of(app)).namespace;
@@ -44,6 +51,66 @@ export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
       return { ok: true };
     },
   );
+
+  api.get<{ Params: { app: string } }>("/api/apps/:app/graph/graphql-schema", async (request) => {
+    const namespace = await namespaceOf(request.params.app);
+    const stored = await graphql.storedSchema(namespace);
+    if (stored === undefined) return { schema: null, generatedSchema: null };
+    let generatedSchema: string | null = null;
+    try {
+      generatedSchema = (await graphql.current(namespace))?.generatedSchema ?? null;
+    } catch (err) {
+      // A stored schema this version no longer builds: still show it, so it can be fixed.
+      request.log.warn({ err, app: request.params.app }, "stored GraphQL schema does not build");
+    }
+    return { schema: stored.schema, generatedSchema };
+  });
+
+  api.put<{ Params: { app: string }; Body: { schema?: unknown } }>(
+    "/api/apps/:app/graph/graphql-schema",
+    async (request, reply) => {
+      const sdl = request.body?.schema;
+      if (typeof sdl !== "string") throw badRequest('send {"schema": "<GraphQL SDL>"}');
+      const { app } = request.params;
+      const namespace = await namespaceOf(app);
+      try {
+        const { build } = await graphql.updateSchema(namespace, sdl);
+        ctx.logger.info({ app, namespace }, "app GraphQL schema updated from the console");
+        return { ok: true, generatedSchema: build.generatedSchema };
+      } catch (e) {
+        if (!(e instanceof DgraphError)) throw e;
+        // The previous schema keeps serving: the service changes nothing when it rejects one.
+        const problems =
+          e instanceof GraphQLSchemaError
+            ? e.problems.map((p) => ({ message: p.message, line: p.line ?? null, column: p.column ?? null }))
+            : [{ message: e.message, line: null, column: null }];
+        return reply.code(400).send({
+          error: { code: "BAD_REQUEST", message: `the GraphQL schema is not valid: ${e.message}`, problems },
+        });
+      }
+    },
+  );
+
+  api.post<{
+    Params: { app: string };
+    Body: { query?: unknown; variables?: unknown; operationName?: unknown };
+  }>("/api/apps/:app/graph/graphql", async (request) => {
+    const { query, variables, operationName } = request.body ?? {};
+    if (typeof query !== "string" || query.trim() === "") throw badRequest('send {"query": "<GraphQL>"}');
+    if (variables != null && (typeof variables !== "object" || Array.isArray(variables))) {
+      throw badRequest('"variables" must be a JSON object');
+    }
+    if (operationName != null && typeof operationName !== "string") {
+      throw badRequest('"operationName" must be a string');
+    }
+    const namespace = await namespaceOf(request.params.app);
+    // Sent as is: a GraphQLError serializes itself (message, locations, path, extensions).
+    return graphql.execute(namespace, {
+      query,
+      variables: (variables ?? null) as Record<string, unknown> | null,
+      operationName: operationName ?? null,
+    });
+  });
 }
 
 /** Engine errors (bad DQL) are the caller's: 400 with Dgraph's message. */
