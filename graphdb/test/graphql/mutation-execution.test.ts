@@ -31,6 +31,7 @@ type Country {
   id: ID!
   code: String! @id
   name: String
+  nameFr: String @dgraph(pred: "Country.label@fr")
   capital: City @hasInverse(field: capitalOf)
   sights: [Sight]
 }
@@ -370,6 +371,18 @@ describe("update mutations", () => {
       `mutation { updateCountry(input: {filter: {code: {eq: "IT"}}, set: {code: "IT2"}}) { country { code name } } }`,
     );
     expect(renamed.data.updateCountry.country).toEqual([{ code: "IT2", name: "Italy" }]);
+  });
+});
+
+describe("language-tagged fields", () => {
+  it('writes a @dgraph(pred: "p@lang") field as that language\'s value', async () => {
+    const r = await gql(
+      `mutation { addCountry(input: [{code: "CH", name: "Switzerland", nameFr: "Suisse"}]) { country { name nameFr } } }`,
+    );
+    expect(r.errors).toBeUndefined();
+    expect(r.data.addCountry.country).toEqual([{ name: "Switzerland", nameFr: "Suisse" }]);
+    const d = await dql(`{ q(func: eq(Country.code, "CH")) { Country.name Country.label@fr } }`);
+    expect(d.q).toEqual([{ "Country.name": "Switzerland", "Country.label@fr": "Suisse" }]);
   });
 });
 

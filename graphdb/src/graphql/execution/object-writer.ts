@@ -8,6 +8,7 @@
 import { type FieldModel, idField, type SchemaModel, type TypeModel } from "../schema/type-model.ts";
 import { parseId } from "./dql-literal.ts";
 import type { DqlTransaction } from "./dql-transaction.ts";
+import { predicateOf } from "./filter-rewriter.ts";
 import { storedValue } from "./input-values.ts";
 import { type EdgeScope, linkEdge } from "./inverse-edges.ts";
 import { MutationRewriteError, payloadError, xidTakenError } from "./mutation-error.ts";
@@ -179,7 +180,7 @@ export class ObjectWriter implements EdgeScope {
         const holder = await findByXid(this.tx, this.model, type, f, value);
         if (holder !== undefined && holder !== uid) throw xidTakenError(value, f.name, type.name);
       }
-      for (const v of values) if (present(v)) this.writes.set(uid, f.predicate, storedValue(f, v), f.list);
+      for (const v of values) if (present(v)) this.writes.set(uid, predicateOf(f), storedValue(f, v), f.list);
     }
   }
 

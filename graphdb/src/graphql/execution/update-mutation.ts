@@ -6,7 +6,7 @@
  */
 import type { TypeModel } from "../schema/type-model.ts";
 import type { DqlTransaction } from "./dql-transaction.ts";
-import { filterDql } from "./filter-rewriter.ts";
+import { filterDql, predicateOf } from "./filter-rewriter.ts";
 import { storedValue } from "./input-values.ts";
 import { unlinkAll, unlinkEdge } from "./inverse-edges.ts";
 import type { InputObject, ObjectWriter } from "./object-writer.ts";
@@ -67,7 +67,7 @@ async function removeValues(writer: ObjectWriter, uid: string, type: TypeModel, 
     for (const v of values) {
       if (v === null) continue;
       if (!edge) {
-        writes.delete(uid, f.predicate, storedValue(f, v));
+        writes.delete(uid, predicateOf(f), storedValue(f, v));
         continue;
       }
       const m = await writer.existingReference(f, v as InputObject);
