@@ -94,6 +94,32 @@ export interface GraphSchema {
   types: { name: string; fields: { name: string }[] }[];
 }
 
+/** The app's GraphQL schema: the SDL as given and Dgraph's generated schema (null when none is set). */
+export interface GraphQLSchemaState {
+  schema: string | null;
+  generatedSchema: string | null;
+}
+
+/** One reason a GraphQL schema was refused: Dgraph's text, and where in the SDL when it is known. */
+export interface SchemaProblem {
+  message: string;
+  line: number | null;
+  column: number | null;
+}
+
+export interface GraphQLRequest {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+/** A GraphQL response, as the server sent it. */
+export interface GraphQLResponse {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; locations?: { line: number; column: number }[]; path?: unknown[] }[];
+  extensions?: Record<string, unknown>;
+}
+
 export type ApiErrorCode =
   | "NOT_FOUND"
   | "BAD_REQUEST"
@@ -108,6 +134,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: ApiErrorCode,
     message: string,
+    /** A refused GraphQL schema's problems, each at its SDL line. */
+    readonly problems: SchemaProblem[] = [],
   ) {
     super(message);
     this.name = "ApiError";
@@ -203,6 +231,21 @@ export class ApiClient {
     await this.request("POST", `/api/apps/${enc(app)}/graph/drop`, { allDataAndSchema });
   }
 
+  /** The app's GraphQL schema (its generated API), in its own namespace. */
+  graphqlSchema(app: string): Promise<GraphQLSchemaState> {
+    return this.request("GET", `/api/apps/${enc(app)}/graph/graphql-schema`);
+  }
+
+  /** Applies a GraphQL schema; a refused one throws an ApiError carrying its `problems`. */
+  async setGraphqlSchema(app: string, schema: string): Promise<{ generatedSchema: string }> {
+    return this.request("PUT", `/api/apps/${enc(app)}/graph/graphql-schema`, { schema });
+  }
+
+  /** Runs a GraphQL operation against the app's generated API. */
+  graphql(app: string, request: GraphQLRequest): Promise<GraphQLResponse> {
+    return this.request("POST", `/api/apps/${enc(app)}/graph/graphql`, request);
+  }
+
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.token}` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -229,9 +272,12 @@ export class ApiClient {
       json = undefined;
     }
     if (!res.ok) {
-      const error = (json as { error?: { code?: ApiErrorCode; message?: string } } | undefined)?.error;
+      const error = (
+        json as { error?: { code?: ApiErrorCode; message?: string; problems?: SchemaProblem[] } } | undefined
+      )?.error;
       const message = error?.message ?? `${method} ${path} failed with HTTP ${res.status}`;
-      const apiError = new ApiError(res.status, error?.code ?? codeForStatus(res.status), message);
+      const problems = Array.isArray(error?.problems) ? error.problems : [];
+      const apiError = new ApiError(res.status, error?.code ?? codeForStatus(res.status), message, problems);
       if (res.status === 401) this.onUnauthorized(message);
       throw apiError;
     }

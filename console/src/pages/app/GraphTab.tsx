@@ -4,6 +4,7 @@ import { AsyncView } from "../../components/AsyncView.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { ErrorBanner } from "../../components/ErrorBanner.tsx";
 import { useAsync } from "../../use-async.ts";
+import { GraphQLSchemaEditor } from "./GraphQLSchemaEditor.tsx";
 
 const EXAMPLE = `{
   nodes(func: has(dgraph.type), first: 10) {
@@ -13,7 +14,10 @@ const EXAMPLE = `{
   }
 }`;
 
-/** The app's own graph namespace: run DQL, read the schema, drop data (with a clear warning). */
+/**
+ * The app's own graph namespace: its GraphQL schema and explorer, DQL queries, the DQL schema, and drops
+ * (with a clear warning).
+ */
 export function GraphTab({ app }: { app: string }) {
   const api = useApi();
   const [query, setQuery] = useState(EXAMPLE);
@@ -23,6 +27,9 @@ export function GraphTab({ app }: { app: string }) {
   const [schema, reloadSchema] = useAsync(useCallback(() => api.graphSchema(app), [api, app]));
   const [drop, setDrop] = useState<null | "data" | "all">(null);
   const [dropped, setDropped] = useState<string | null>(null);
+  /** Bumped by a drop (the GraphQL schema may be gone) and by an applied schema (the explorer reloads). */
+  const [droppedCount, setDroppedCount] = useState(0);
+  const [, setSchemaVersion] = useState(0);
 
   const run = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -48,6 +55,11 @@ export function GraphTab({ app }: { app: string }) {
         This app's own namespace of the platform's graph database: what its <code>graphdb</code> connections
         to <code>localhost</code> read and write. Other apps' data is not visible here.
       </p>
+      <GraphQLSchemaEditor
+        app={app}
+        reloadKey={droppedCount}
+        onApplied={() => setSchemaVersion((v) => v + 1)}
+      />
       <form onSubmit={run} className="stack" aria-labelledby="dql-title">
         <h2 id="dql-title">DQL query</h2>
         <label htmlFor="dql-query" className="sr-only">
@@ -170,6 +182,7 @@ export function GraphTab({ app }: { app: string }) {
           await api.graphDrop(app, drop === "all");
           setDropped(drop === "all" ? "All data and the schema were dropped." : "All data was dropped.");
           setResult(null);
+          setDroppedCount((n) => n + 1);
           await reloadSchema();
         }}
       >
