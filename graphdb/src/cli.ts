@@ -43,6 +43,8 @@ Options:
                            once and kept in <data>/acl-secret)
   --auth-token <token>     require this X-Dgraph-AuthToken on /alter (env TRELLIS_GRAPHDB_AUTH_TOKEN)
   --body-limit <size>      largest request body or gRPC message, e.g. 33554432, 64MiB (default 32MiB)
+  --lambda-url <url>       a Dgraph lambda server for @lambda fields of the GraphQL API
+                           (env TRELLIS_GRAPHDB_LAMBDA_URL)
 ${QUERY_LIMIT_USAGE}  --log-level <level>      fatal, error, warn, info, debug (one line per request), trace
                            (env TRELLIS_GRAPHDB_LOG_LEVEL; default info)
   -h, --help               show this help
@@ -56,6 +58,7 @@ export interface CliConfig extends QueryLimitConfig {
   acl: boolean;
   aclSecretFile?: string;
   authToken?: string;
+  lambdaUrl?: string;
   bodyLimit: number;
   logLevel: string;
   help: boolean;
@@ -98,6 +101,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     acl: values.acl ?? false,
     aclSecretFile: values["acl-secret-file"],
     authToken: values["auth-token"] ?? env.TRELLIS_GRAPHDB_AUTH_TOKEN,
+    lambdaUrl: parseLambdaUrl(values["lambda-url"] ?? env.TRELLIS_GRAPHDB_LAMBDA_URL),
     bodyLimit: values["body-limit"] === undefined ? DEFAULT_BODY_LIMIT : parseSize(values["body-limit"]),
     logLevel: values["log-level"] ?? env.TRELLIS_GRAPHDB_LOG_LEVEL ?? "info",
     help: values.help ?? false,
@@ -119,11 +123,26 @@ function parse(argv: string[]) {
       "acl-secret-file": { type: "string" },
       "auth-token": { type: "string" },
       "body-limit": { type: "string" },
+      "lambda-url": { type: "string" },
       "log-level": { type: "string" },
       ...QUERY_LIMIT_OPTIONS,
       help: { type: "boolean", short: "h" },
     },
   });
+}
+
+function parseLambdaUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--lambda-url: not a URL: ${value}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`--lambda-url: only http and https URLs, got ${url.protocol}`);
+  }
+  return url.toString();
 }
 
 /** The ACL secret: from --acl-secret-file, else `<data>/acl-secret`, generated on first use. */
@@ -163,6 +182,7 @@ export async function startServer(config: CliConfig, logger: Logger): Promise<Ru
     aclSecret,
     authToken: config.authToken,
     bodyLimit: config.bodyLimit,
+    graphql: { lambdaUrl: config.lambdaUrl },
     logger,
   });
   const grpcServer = createGrpcServer(engine, {

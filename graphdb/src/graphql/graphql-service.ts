@@ -19,6 +19,7 @@ import {
 } from "graphql";
 import type { GraphEngine } from "../engine/engine-api.ts";
 import { fieldResolver, typeResolver } from "./execution/field-resolver.ts";
+import { httpLambdaCaller, LambdaBatcher, type LambdaCaller } from "./execution/lambda-caller.ts";
 import { OperationContext } from "./execution/operation-context.ts";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLOperationLimits, limitRules } from "./operation-limits.ts";
 import { buildGraphQLSchema, type GraphQLSchemaBuild } from "./schema/build-graphql-schema.ts";
@@ -42,6 +43,10 @@ export interface GraphQLServiceOptions {
   timeoutMs?: number;
   /** Bounds on one operation (defaults: DEFAULT_GRAPHQL_LIMITS). */
   limits?: Partial<GraphQLOperationLimits>;
+  /** A Dgraph lambda server for `@lambda` fields (Dgraph's `--graphql lambda-url`). */
+  lambdaUrl?: string;
+  /** Resolves `@lambda` fields in-process (takes precedence over `lambdaUrl`). */
+  lambda?: LambdaCaller;
 }
 
 export class GraphQLService {
@@ -51,6 +56,7 @@ export class GraphQLService {
   schemaUpdates = 0;
 
   private readonly limits: GraphQLOperationLimits;
+  private readonly lambda: LambdaCaller | undefined;
   private readonly rules: readonly ValidationRule[];
 
   constructor(
@@ -58,6 +64,7 @@ export class GraphQLService {
     private readonly options: GraphQLServiceOptions = {},
   ) {
     this.limits = { ...DEFAULT_GRAPHQL_LIMITS, ...options.limits };
+    this.lambda = options.lambda ?? (options.lambdaUrl ? httpLambdaCaller(options.lambdaUrl) : undefined);
     this.rules = [...specifiedRules, ...limitRules(this.limits)];
   }
 
@@ -153,7 +160,13 @@ export class GraphQLService {
     }
     const errors = validate(build.schema, document, this.rules);
     if (errors.length > 0) return { errors };
-    const ctx = new OperationContext(build, this.engine, namespace, this.options.timeoutMs);
+    const ctx = new OperationContext(
+      build,
+      this.engine,
+      namespace,
+      this.options.timeoutMs,
+      this.lambda === undefined ? undefined : new LambdaBatcher(this.lambda),
+    );
     return execute({
       schema: build.schema,
       document,

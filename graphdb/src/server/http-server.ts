@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { GraphEngine } from "../engine/engine-api.ts";
-import { GraphQLService } from "../graphql/graphql-service.ts";
+import { GraphQLService, type GraphQLServiceOptions } from "../graphql/graphql-service.ts";
 import { apiEndpoint } from "./api-endpoint.ts";
 import { DEFAULT_BODY_LIMIT } from "./body.ts";
 import { ORIGINAL_CONTENT_TYPE } from "./content-type-header.ts";
@@ -65,8 +65,8 @@ export interface HttpServerOptions {
    * `Connection: close`; turn it on when clients (benchmarks, proxies) reuse connections.
    */
   keepAlive?: boolean;
-  /** Time budget of one GraphQL operation's reads, in ms (default: the engine's query timeout). */
-  graphqlTimeoutMs?: number;
+  /** The GraphQL API's options: lambda server, limits, time budget. */
+  graphql?: GraphQLServiceOptions;
 }
 
 export interface HttpServer {
@@ -83,7 +83,7 @@ export function createHttpServer(engine: GraphEngine, options: HttpServerOptions
   const { acl } = guards;
   const ctx: ServerContext = {
     engine,
-    graphql: new GraphQLService(engine, { timeoutMs: options.graphqlTimeoutMs }),
+    graphql: new GraphQLService(engine, options.graphql),
     logger: options.logger ?? pino({ level: "silent" }),
     acl,
     requireAuth: options.requireAuth ?? false,

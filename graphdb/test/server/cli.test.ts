@@ -66,6 +66,12 @@ describe("CLI arguments", () => {
     expect(() => parseCliArgs(["--nope"], {})).toThrow(UsageError);
     expect(() => parseCliArgs(["--port", "http"], {})).toThrow("--port: not a port number: http");
     expect(() => parseCliArgs(["extra"], {})).toThrow(UsageError);
+    expect(() => parseCliArgs(["--lambda-url", "ftp://x/"], {})).toThrow(
+      "--lambda-url: only http and https URLs, got ftp:",
+    );
+    expect(parseCliArgs([], { TRELLIS_GRAPHDB_LAMBDA_URL: "http://127.0.0.1:8686/lambda" }).lambdaUrl).toBe(
+      "http://127.0.0.1:8686/lambda",
+    );
   });
 
   it("parses sizes", () => {

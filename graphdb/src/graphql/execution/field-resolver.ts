@@ -19,6 +19,7 @@ import { resolveMutationField } from "./mutation-resolvers.ts";
 import type { OperationContext } from "./operation-context.ts";
 import { resolveQueryField } from "./query-resolvers.ts";
 import { aggregateResult, geoValue } from "./result-values.ts";
+import { lambdaParent } from "./selection-rewriter.ts";
 
 const GEO = new Set(["Point", "Polygon", "MultiPolygon"]);
 
@@ -34,12 +35,52 @@ function selectedFields(info: GraphQLResolveInfo): FieldNode[] {
   );
 }
 
+/** Objects a lambda answered: their fields are read by name, not by response key. */
+const BY_FIELD_NAME = new WeakSet<object>();
+
+function markByName(value: unknown): unknown {
+  if (Array.isArray(value)) for (const v of value) markByName(v);
+  else if (value !== null && typeof value === "object" && !BY_FIELD_NAME.has(value)) {
+    BY_FIELD_NAME.add(value);
+    for (const v of Object.values(value)) markByName(v);
+  }
+  return value;
+}
+
+function isLambda(info: GraphQLResolveInfo): boolean {
+  const def = info.parentType.getFields()[info.fieldName];
+  return def?.astNode?.directives?.some((d) => d.name.value === "lambda") ?? false;
+}
+
+async function resolveLambda(
+  ctx: OperationContext,
+  args: Record<string, unknown>,
+  info: GraphQLResolveInfo,
+  record: Record<string, unknown> | undefined,
+): Promise<unknown> {
+  if (ctx.lambdas === undefined) {
+    throw new Error(
+      `${info.parentType.name}.${info.fieldName} is a @lambda field but no lambda server is configured`,
+    );
+  }
+  const resolver = `${info.parentType.name}.${info.fieldName}`;
+  if (record === undefined) return markByName(await ctx.lambdas.call(resolver, args));
+  const type = ctx.build.model.types.get(info.parentType.name);
+  const parent = type === undefined ? { ...record } : lambdaParent(type, record);
+  return markByName(await ctx.lambdas.callFor(resolver, parent, args));
+}
+
 export const fieldResolver: GraphQLFieldResolver<unknown, OperationContext> = (source, args, ctx, info) => {
+  const root =
+    info.parentType === info.schema.getQueryType() || info.parentType === info.schema.getMutationType();
+  if (isLambda(info)) {
+    return resolveLambda(ctx, args, info, root ? undefined : (source as Record<string, unknown>));
+  }
   if (info.parentType === info.schema.getQueryType()) return resolveQueryField(ctx, args, info);
   if (info.parentType === info.schema.getMutationType()) return resolveMutationField(ctx, args, info);
   if (source === null || typeof source !== "object") return null;
   const record = source as Record<string, unknown>;
-  const key = info.path.key as string;
+  const key = BY_FIELD_NAME.has(record) ? info.fieldName : (info.path.key as string);
   const named = getNamedType(info.returnType);
   let value = record[key];
   if (

@@ -2,6 +2,7 @@
 import type { GraphEngine } from "../../engine/engine-api.ts";
 import type { GraphQLSchemaBuild } from "../schema/build-graphql-schema.ts";
 import { DqlTransaction } from "./dql-transaction.ts";
+import type { LambdaBatcher } from "./lambda-caller.ts";
 
 export class OperationContext {
   /** Set when a root mutation failed: the later ones of the operation are not executed (as Dgraph). */
@@ -12,6 +13,8 @@ export class OperationContext {
     readonly engine: GraphEngine,
     readonly namespace: number,
     readonly timeoutMs: number | undefined,
+    /** How `@lambda` fields are resolved; undefined when no lambda server is configured. */
+    readonly lambdas?: LambdaBatcher,
   ) {}
 
   /** A new transaction (each root mutation gets its own, as in Dgraph). */

@@ -141,6 +141,7 @@ export function selectionDql(
   const lines = ["dgraph.uid : uid"];
   if (set === undefined) return lines.join(" ");
   let needsType = isAbstractType(type);
+  const lambdaParents = new Set<string>();
   for (const { key, node, parent } of collectFields(ctx, type, set)) {
     const name = node.name.value;
     if (name === "__typename") {
@@ -157,7 +158,11 @@ export function selectionDql(
       continue;
     }
     const f = modelField(ctx, parent, name);
-    if (f === undefined || f.custom || f.lambda) continue;
+    if (f?.lambda) {
+      lambdaParents.add(parent.name);
+      continue;
+    }
+    if (f === undefined || f.custom) continue;
     if (f.kind === "id") {
       lines.push(`${key} : uid`);
       continue;
@@ -175,6 +180,7 @@ export function selectionDql(
     const inner = selectionDql(ctx, target, node.selectionSet) + cascadeSelection(ctx, node, targetModel);
     lines.push(`${key} : ${f.predicate}${paramText}${filterText}${cascade} { ${inner} }`);
   }
+  for (const name of lambdaParents) lines.push(lambdaParentSelection(ctx.model.types.get(name)));
   if (needsType) lines.push("dgraph.type");
   return lines.join(" ");
 }
@@ -244,4 +250,29 @@ export function cascadeSelection(ctx: RewriteContext, node: FieldNode, target?: 
     return f === undefined || f.kind === "id" || f.predicate === "" ? [] : [predicateOf(f)];
   });
   return preds.length === 0 ? "" : ` ${preds.join(" ")}`;
+}
+
+/**
+ * What a `@lambda` field of `type` receives as its parent: the type's stored scalar fields (and its ID),
+ * selected under `Type.field` aliases that no response key can take.
+ */
+function lambdaParentSelection(type: TypeModel | undefined): string {
+  if (type === undefined) return "";
+  return type.fields
+    .filter(
+      (f) =>
+        f.kind === "id" || ((f.kind === "scalar" || f.kind === "enum") && f.predicate !== "" && !f.reverse),
+    )
+    .map((f) => `${type.name}.${f.name} : ${f.kind === "id" ? "uid" : predicateOf(f)}`)
+    .join(" ");
+}
+
+/** The parent object a `@lambda` field of `type` is called with, from its `Type.field` aliases. */
+export function lambdaParent(type: TypeModel, record: Record<string, unknown>): Record<string, unknown> {
+  const parent: Record<string, unknown> = {};
+  for (const f of type.fields) {
+    const value = record[`${type.name}.${f.name}`];
+    if (value !== undefined) parent[f.name] = value;
+  }
+  return parent;
 }
