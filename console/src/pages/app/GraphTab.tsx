@@ -1,10 +1,15 @@
-import { type FormEvent, type KeyboardEvent, useCallback, useState } from "react";
+import { type FormEvent, type KeyboardEvent, lazy, Suspense, useCallback, useState } from "react";
 import { useApi } from "../../api-context.ts";
 import { AsyncView } from "../../components/AsyncView.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { ErrorBanner } from "../../components/ErrorBanner.tsx";
 import { useAsync } from "../../use-async.ts";
 import { GraphQLSchemaEditor } from "./GraphQLSchemaEditor.tsx";
+
+// graphql-js and the language service load with the explorer, not with the console.
+const GraphQLExplorer = lazy(() =>
+  import("./GraphQLExplorer.tsx").then((m) => ({ default: m.GraphQLExplorer })),
+);
 
 const EXAMPLE = `{
   nodes(func: has(dgraph.type), first: 10) {
@@ -29,7 +34,7 @@ export function GraphTab({ app }: { app: string }) {
   const [dropped, setDropped] = useState<string | null>(null);
   /** Bumped by a drop (the GraphQL schema may be gone) and by an applied schema (the explorer reloads). */
   const [droppedCount, setDroppedCount] = useState(0);
-  const [, setSchemaVersion] = useState(0);
+  const [schemaVersion, setSchemaVersion] = useState(0);
 
   const run = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -60,6 +65,15 @@ export function GraphTab({ app }: { app: string }) {
         reloadKey={droppedCount}
         onApplied={() => setSchemaVersion((v) => v + 1)}
       />
+      <Suspense
+        fallback={
+          <p className="muted" role="status">
+            <span className="spinner" aria-hidden="true" /> Loading the GraphQL explorer…
+          </p>
+        }
+      >
+        <GraphQLExplorer app={app} schemaVersion={schemaVersion + droppedCount} />
+      </Suspense>
       <form onSubmit={run} className="stack" aria-labelledby="dql-title">
         <h2 id="dql-title">DQL query</h2>
         <label htmlFor="dql-query" className="sr-only">
