@@ -219,6 +219,99 @@ describe("console in a browser", () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  it("applies a GraphQL schema, showing a refused one's errors at their lines", async () => {
+    const editor = page.getByRole("textbox", { name: "GraphQL schema (SDL)" });
+    await editor.fill(
+      "type Person {\n  id: ID!\n  score: Float @id\n  name: String! @search(by: [term])\n  age: Int\n}\n",
+    );
+    await page.getByRole("button", { name: "Apply schema" }).click();
+    const problems = page.getByRole("list", { name: "Schema problems" });
+    await expect
+      .poll(() => problems.textContent())
+      .toContain("line 3: Type Person; Field score: with @id directive must be of type String, Int or Int64");
+    expect(await page.getByRole("alert").filter({ hasText: "Schema refused" }).textContent()).toContain(
+      "the previous one keeps serving",
+    );
+    const gutter = page.getByTestId("gql-schema-gutter");
+    expect(await gutter.locator(".marked").count()).toBe(1);
+    expect(await gutter.locator(".marked").getAttribute("data-line")).toBe("3");
+    await shot("09-graphql-schema-error");
+
+    await editor.fill("type Person {\n  id: ID!\n  name: String! @search(by: [term])\n  age: Int\n}\n");
+    await page.getByRole("button", { name: "Apply schema" }).click();
+    await page.getByText("Schema applied.").waitFor();
+    expect(await problems.count()).toBe(0);
+    expect(await gutter.locator(".marked").count()).toBe(0);
+
+    const generated = page.locator("details.generated");
+    expect(await generated.locator("pre").isVisible()).toBe(false);
+    await generated.getByText("Generated schema").click();
+    await expect.poll(() => generated.locator("pre").isVisible()).toBe(true);
+    expect(await generated.locator("pre").textContent()).toContain("queryPerson(filter: PersonFilter");
+    await shot("10-graphql-schema-applied");
+  });
+
+  it("explores the GraphQL API: docs, autocomplete, Ctrl+Enter and the history", async () => {
+    const docs = page.getByRole("region", { name: "Docs" });
+    await expect
+      .poll(() => docs.getByRole("list", { name: "Query fields" }).textContent())
+      .toContain("queryPerson(");
+    expect(await docs.getByRole("list", { name: "Mutation fields" }).textContent()).toContain(
+      "addPerson(input: [AddPersonInput!]!): AddPersonPayload",
+    );
+
+    const query = page.getByRole("textbox", { name: "GraphQL query", exact: true });
+    await query.fill(
+      'mutation { addPerson(input: [{ name: "Ada Lovelace", age: 36 }]) { person { name } } }',
+    );
+    await page.getByRole("button", { name: "Run GraphQL" }).click();
+    const result = page.getByRole("region", { name: "GraphQL result" });
+    await expect.poll(() => result.textContent()).toContain('"name": "Ada Lovelace"');
+
+    // Type a partial root field, take the suggestion with Tab; then a partial sub-field, with Enter.
+    await query.fill("");
+    await query.focus();
+    await page.keyboard.type("{ quer");
+    const suggestions = page.getByRole("listbox", { name: "Suggestions" });
+    await expect
+      .poll(() => suggestions.getByRole("option").allTextContents())
+      .toContain("queryPerson[Person]");
+    await page
+      .getByRole("region", { name: "GraphQL explorer" })
+      .screenshot({ path: join(SCREENSHOTS, "11-graphql-autocomplete.png") });
+    await page.keyboard.press("Tab");
+    expect(await query.inputValue()).toBe("{ queryPerson");
+    expect(await suggestions.count()).toBe(0);
+    await page.keyboard.type(" { na");
+    await suggestions.getByRole("option", { name: /^name/ }).waitFor();
+    await page.keyboard.press("Enter");
+    await page.keyboard.type(" age } }");
+    expect(await query.inputValue()).toBe("{ queryPerson { name age } }");
+
+    await page.keyboard.press("Control+Enter");
+    await expect.poll(() => result.textContent()).toContain('"queryPerson": [');
+    expect(JSON.parse((await result.textContent()) ?? "")).toEqual({
+      data: { queryPerson: [{ name: "Ada Lovelace", age: 36 }] },
+    });
+
+    const history = page.getByRole("list", { name: "Recent operations" });
+    const entries = history.getByRole("listitem");
+    await expect.poll(() => entries.count()).toBe(2);
+    expect(await entries.nth(0).textContent()).toContain("{ queryPerson { name age } }");
+    expect(await entries.nth(1).textContent()).toContain("mutation { addPerson(");
+    await shot("12-graphql-explorer");
+
+    await entries.nth(1).getByRole("button").click();
+    expect(await query.inputValue()).toContain("mutation { addPerson(");
+    // The history survives a reload (localStorage).
+    await page.reload();
+    await page.getByRole("tab", { name: "Graph" }).click();
+    await expect
+      .poll(() => page.getByRole("list", { name: "Recent operations" }).getByRole("listitem").count())
+      .toBe(2);
+    expect(consoleErrors).toEqual([]);
+  });
+
   it("returns to sign-in with a message when the admin token stops working", async () => {
     await page.evaluate(() => sessionStorage.setItem("trellis.adminToken", "revoked-token"));
     await page.reload();
