@@ -30,6 +30,8 @@ export interface GraphQLRequest {
   query: string;
   variables?: Record<string, unknown> | null;
   operationName?: string | null;
+  /** The incoming request's headers (lower-case names), for `@custom(http: {forwardHeaders})`. */
+  headers?: Record<string, string | undefined>;
 }
 
 export interface StoredSchema {
@@ -166,6 +168,7 @@ export class GraphQLService {
       namespace,
       this.options.timeoutMs,
       this.lambda === undefined ? undefined : new LambdaBatcher(this.lambda),
+      request.headers,
     );
     return execute({
       schema: build.schema,

@@ -15,6 +15,7 @@ import {
   isNonNullType,
   Kind,
 } from "graphql";
+import { type CustomHttp, callCustomHttp, customHttpOf } from "./custom-http.ts";
 import { resolveMutationField } from "./mutation-resolvers.ts";
 import type { OperationContext } from "./operation-context.ts";
 import { resolveQueryField } from "./query-resolvers.ts";
@@ -70,11 +71,34 @@ async function resolveLambda(
   return markByName(await ctx.lambdas.callFor(resolver, parent, args));
 }
 
+async function resolveCustom(
+  ctx: OperationContext,
+  config: CustomHttp,
+  args: Record<string, unknown>,
+  info: GraphQLResolveInfo,
+  record: Record<string, unknown> | undefined,
+): Promise<unknown> {
+  const call = { config, headers: ctx.headers, field: info.fieldName, timeoutMs: ctx.timeoutMs };
+  if (record === undefined) return markByName((await callCustomHttp({ ...call, values: [args] }))[0]);
+  const type = ctx.build.model.types.get(info.parentType.name);
+  const values = { ...(type === undefined ? record : lambdaParent(type, record)), ...args };
+  if (config.mode === "BATCH") {
+    return markByName(
+      await ctx.customBatches.add(`${info.parentType.name}.${info.fieldName}`, { call, values }),
+    );
+  }
+  return markByName((await callCustomHttp({ ...call, values: [values] }))[0]);
+}
+
 export const fieldResolver: GraphQLFieldResolver<unknown, OperationContext> = (source, args, ctx, info) => {
   const root =
     info.parentType === info.schema.getQueryType() || info.parentType === info.schema.getMutationType();
   if (isLambda(info)) {
     return resolveLambda(ctx, args, info, root ? undefined : (source as Record<string, unknown>));
+  }
+  const custom = customHttpOf(info.parentType.getFields()[info.fieldName]?.astNode);
+  if (custom !== undefined) {
+    return resolveCustom(ctx, custom, args, info, root ? undefined : (source as Record<string, unknown>));
   }
   if (info.parentType === info.schema.getQueryType()) return resolveQueryField(ctx, args, info);
   if (info.parentType === info.schema.getMutationType()) return resolveMutationField(ctx, args, info);

@@ -4,6 +4,7 @@
  * for a type's field by an array with one value per parent. A caller is an HTTP lambda server
  * (`--lambda-url`) or any function speaking the same shape in-process.
  */
+import { TickBatcher } from "./tick-batcher.ts";
 
 export interface LambdaRequest {
   /** `Type.field`, `Query.field` or `Mutation.field`. */
@@ -49,17 +50,24 @@ export function httpLambdaCaller(url: string, options: HttpLambdaOptions = {}): 
   };
 }
 
-/**
- * Batches the calls of one resolver made in the same tick (the parents of one level) into one request,
- * and hands each parent its value back.
- */
+/** Calls a lambda caller, batching a type's field per level (all its parents in one request). */
 export class LambdaBatcher {
-  private readonly pending = new Map<
-    string,
-    { request: LambdaRequest; waiters: { resolve: (v: unknown) => void; reject: (e: unknown) => void }[] }
-  >();
+  private readonly batches: TickBatcher<Record<string, unknown>, unknown>;
+  private readonly requests = new Map<string, { resolver: string; args: Record<string, unknown> }>();
 
-  constructor(private readonly caller: LambdaCaller) {}
+  constructor(private readonly caller: LambdaCaller) {
+    this.batches = new TickBatcher(async (key, parents) => {
+      const { resolver, args } = this.requests.get(key) as {
+        resolver: string;
+        args: Record<string, unknown>;
+      };
+      this.requests.delete(key);
+      const answer = await this.caller({ resolver, parents, args });
+      if (!Array.isArray(answer))
+        throw new Error(`lambda ${resolver} must answer an array, one value per parent`);
+      return answer;
+    });
+  }
 
   /** The value of a Query or Mutation lambda field. */
   call(resolver: string, args: Record<string, unknown>): Promise<unknown> {
@@ -73,32 +81,7 @@ export class LambdaBatcher {
     args: Record<string, unknown>,
   ): Promise<unknown> {
     const key = `${resolver}\u0000${JSON.stringify(args)}`;
-    return new Promise((resolve, reject) => {
-      let batch = this.pending.get(key);
-      if (batch === undefined) {
-        batch = { request: { resolver, parents: [], args }, waiters: [] };
-        this.pending.set(key, batch);
-        setImmediate(() => this.flush(key));
-      }
-      batch.request.parents?.push(parent);
-      batch.waiters.push({ resolve, reject });
-    });
-  }
-
-  private async flush(key: string): Promise<void> {
-    const batch = this.pending.get(key);
-    if (batch === undefined) return;
-    this.pending.delete(key);
-    try {
-      const answer = await this.caller(batch.request);
-      if (!Array.isArray(answer) || answer.length !== batch.waiters.length) {
-        throw new Error(
-          `lambda ${batch.request.resolver} must answer an array of ${batch.waiters.length} values, one per parent`,
-        );
-      }
-      for (const [i, w] of batch.waiters.entries()) w.resolve(answer[i]);
-    } catch (e) {
-      for (const w of batch.waiters) w.reject(e);
-    }
+    this.requests.set(key, { resolver, args });
+    return this.batches.add(key, parent);
   }
 }

@@ -1,8 +1,10 @@
 /** What the resolvers of one GraphQL operation share: the schema build and access to the data. */
 import type { GraphEngine } from "../../engine/engine-api.ts";
 import type { GraphQLSchemaBuild } from "../schema/build-graphql-schema.ts";
+import { type CustomCall, callCustomHttp } from "./custom-http.ts";
 import { DqlTransaction } from "./dql-transaction.ts";
 import type { LambdaBatcher } from "./lambda-caller.ts";
+import { TickBatcher } from "./tick-batcher.ts";
 
 export class OperationContext {
   /** Set when a root mutation failed: the later ones of the operation are not executed (as Dgraph). */
@@ -15,7 +17,15 @@ export class OperationContext {
     readonly timeoutMs: number | undefined,
     /** How `@lambda` fields are resolved; undefined when no lambda server is configured. */
     readonly lambdas?: LambdaBatcher,
+    /** The incoming request's headers (lower-case names), for `@custom(http: {forwardHeaders})`. */
+    readonly headers: Record<string, string | undefined> = {},
   ) {}
+
+  /** `@custom(http:)` calls of a type's field in BATCH mode, gathered per level. */
+  readonly customBatches = new TickBatcher<
+    { call: Omit<CustomCall, "values">; values: Record<string, unknown> },
+    unknown
+  >(async (_key, inputs) => callCustomHttp({ ...inputs[0].call, values: inputs.map((i) => i.values) }));
 
   /** A new transaction (each root mutation gets its own, as in Dgraph). */
   transaction(): DqlTransaction {

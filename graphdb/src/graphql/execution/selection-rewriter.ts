@@ -158,7 +158,7 @@ export function selectionDql(
       continue;
     }
     const f = modelField(ctx, parent, name);
-    if (f?.lambda) {
+    if (f?.lambda || f?.custom) {
       lambdaParents.add(parent.name);
       continue;
     }

@@ -31,7 +31,11 @@ export function graphqlRoute(ctx: ServerContext) {
       if (request.method === "GET" && isMutation(operation.query, operation.operationName)) {
         return sendJson(reply, errorJson("GET requests can only run queries, not mutations"));
       }
-      const result = await ctx.graphql.execute(namespace, operation);
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(request.headers)) {
+        headers[name] = Array.isArray(value) ? value.join(", ") : value;
+      }
+      const result = await ctx.graphql.execute(namespace, { ...operation, headers });
       return sendJson(reply, JSON.stringify(result));
     } catch (e) {
       if (request.method !== "GET") request.raw.resume();
