@@ -142,6 +142,11 @@ export interface GraphEngine {
   maxAssignedTs(): number;
   /** Highest uid leased so far. */
   maxLeasedUid(): number;
+  /**
+   * Registers a listener called after every commit that wrote and every alter, with the namespace that
+   * changed; returns the function that removes it. Optional: GraphQL subscriptions need it.
+   */
+  onChange?(listener: (namespace: number) => void): () => void;
   /** Leases `n` new uids (Dgraph Zero's `/assign?what=uids&num=n`): the first and last of the range. */
   assignUids(n: number): { startId: number; endId: number };
   close(): Promise<void>;

@@ -110,6 +110,7 @@ function latency(t0: bigint, t1: bigint, t2: bigint, t3: bigint, assigned: boole
 export class GraphDB implements GraphEngine {
   /** The galaxy's (namespace 0's) schema. */
   readonly schema: SchemaState;
+  private readonly changeListeners = new Set<(namespace: number) => void>();
   private readonly store: KVStore;
   private readonly catalog: Catalog;
   private readonly namespaces: NamespaceRegistry;
@@ -490,6 +491,7 @@ export class GraphDB implements GraphEngine {
     this.txns.finish(txn);
     if (++this.commitsSincePurge >= 1000) this.purgeConflicts();
     await durable;
+    this.changed(txn.namespace);
     return { start_ts: txn.startTs, commit_ts: commitTs, preds };
   }
 
@@ -522,6 +524,33 @@ export class GraphDB implements GraphEngine {
   async alter(op: AlterOperation): Promise<void> {
     this.assertOpen();
     const ns = this.namespaces.require(op.namespace);
+    try {
+      await this.alterIn(ns, op);
+    } finally {
+      this.changed(ns.id);
+    }
+  }
+
+  /**
+   * Registers a listener called after every commit that wrote and every alter, with the namespace that
+   * changed (GraphQL subscriptions re-run on it). Returns the function that removes it.
+   */
+  onChange(listener: (namespace: number) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(namespace: number): void {
+    for (const listener of this.changeListeners) {
+      try {
+        listener(namespace);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+
+  private async alterIn(ns: Namespace, op: AlterOperation): Promise<void> {
     // Drops and index rebuilds act on everything committed: queued commits first.
     this.commits.flush();
     const dropOp = op.dropOp ?? "NONE";

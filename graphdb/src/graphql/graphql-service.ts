@@ -12,6 +12,7 @@ import {
   type ExecutionResult,
   execute,
   GraphQLError,
+  getOperationAST,
   parse,
   specifiedRules,
   type ValidationRule,
@@ -21,6 +22,7 @@ import type { GraphEngine } from "../engine/engine-api.ts";
 import { fieldResolver, typeResolver } from "./execution/field-resolver.ts";
 import { httpLambdaCaller, LambdaBatcher, type LambdaCaller } from "./execution/lambda-caller.ts";
 import { OperationContext } from "./execution/operation-context.ts";
+import { LiveQuery } from "./live-query.ts";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLOperationLimits, limitRules } from "./operation-limits.ts";
 import { buildGraphQLSchema, type GraphQLSchemaBuild } from "./schema/build-graphql-schema.ts";
 
@@ -134,7 +136,44 @@ export class GraphQLService {
   }
 
   /** Runs one GraphQL operation against the namespace's schema. */
+  /** Runs one GraphQL operation against the namespace's schema (a subscription answers once). */
   async execute(namespace: number, request: GraphQLRequest): Promise<ExecutionResult> {
+    const prepared = await this.prepare(namespace, request);
+    if ("errors" in prepared) return prepared;
+    return this.run(prepared, namespace, request);
+  }
+
+  /**
+   * A subscription (`@withSubscription` types): its answer now, then a new answer after each commit in the
+   * namespace that changes it; it ends when the schema changes, as Dgraph's do. Any other operation answers
+   * once, as `execute` does.
+   */
+  async subscribe(
+    namespace: number,
+    request: GraphQLRequest,
+  ): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+    const prepared = await this.prepare(namespace, request);
+    if ("errors" in prepared) return prepared;
+    const operation = getOperationAST(prepared.document, request.operationName ?? undefined);
+    if (operation?.operation !== "subscription") return this.run(prepared, namespace, request);
+    if (this.engine.onChange === undefined) {
+      return { errors: [new GraphQLError("subscriptions need an engine that reports its commits")] };
+    }
+    return new LiveQuery({
+      run: () => this.run(prepared, namespace, request),
+      stillServed: async () => (await this.current(namespace)) === prepared.build,
+      onChange: (listener) =>
+        (this.engine.onChange as NonNullable<GraphEngine["onChange"]>)((ns) => {
+          if (ns === namespace) listener();
+        }),
+    });
+  }
+
+  /** The schema, the parsed and validated document, or the errors that stop the operation. */
+  private async prepare(
+    namespace: number,
+    request: GraphQLRequest,
+  ): Promise<{ build: GraphQLSchemaBuild; document: DocumentNode } | { errors: GraphQLError[] }> {
     const build = await this.current(namespace);
     if (build === undefined) {
       return {
@@ -161,9 +200,17 @@ export class GraphQLService {
       return { errors: [e instanceof GraphQLError ? e : new GraphQLError(String(e))] };
     }
     const errors = validate(build.schema, document, this.rules);
-    if (errors.length > 0) return { errors };
+    if (errors.length > 0) return { errors: [...errors] };
+    return { build, document };
+  }
+
+  private async run(
+    prepared: { build: GraphQLSchemaBuild; document: DocumentNode },
+    namespace: number,
+    request: GraphQLRequest,
+  ): Promise<ExecutionResult> {
     const ctx = new OperationContext(
-      build,
+      prepared.build,
       this.engine,
       namespace,
       this.options.timeoutMs,
@@ -171,8 +218,8 @@ export class GraphQLService {
       request.headers,
     );
     return execute({
-      schema: build.schema,
-      document,
+      schema: prepared.build.schema,
+      document: prepared.document,
       variableValues: request.variables ?? undefined,
       operationName: request.operationName ?? undefined,
       contextValue: ctx,

@@ -14,9 +14,13 @@ import type { ServerContext } from "./server-context.ts";
 
 /** The namespace a GraphQL request acts in. */
 export async function requestNamespace(ctx: ServerContext, request: FastifyRequest): Promise<number> {
+  return tokenNamespace(ctx, headerValue(request.headers, ACCESS_TOKEN_HEADER));
+}
+
+/** The namespace of an access token (the galaxy without ACL). */
+export async function tokenNamespace(ctx: ServerContext, accessToken: string | undefined): Promise<number> {
   if (!ctx.acl) return GALAXY_NAMESPACE;
-  const claims = await ctx.acl.verifyAccessToken(headerValue(request.headers, ACCESS_TOKEN_HEADER));
-  return claims.namespace;
+  return (await ctx.acl.verifyAccessToken(accessToken)).namespace;
 }
 
 export async function requestBody(ctx: ServerContext, request: FastifyRequest): Promise<string> {

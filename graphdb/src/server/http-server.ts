@@ -16,6 +16,7 @@ import { ORIGINAL_CONTENT_TYPE } from "./content-type-header.ts";
 import { type CorsOption, responseHeaders } from "./cors.ts";
 import { DGRAPH_COMPAT_VERSION } from "./dgraph-compat-version.ts";
 import { errorBody } from "./envelope.ts";
+import { attachGraphQLWebSocket } from "./graphql-websocket.ts";
 import { sendJson } from "./reply.ts";
 import { alterHandler } from "./routes/alter.ts";
 import { assignRoute } from "./routes/assign.ts";
@@ -101,6 +102,7 @@ export function createHttpServer(engine: GraphEngine, options: HttpServerOptions
     }),
   };
   const app = buildApp(ctx);
+  const closeWebSockets = attachGraphQLWebSocket(app.server, ctx);
 
   return {
     async listen(port, host) {
@@ -112,6 +114,7 @@ export function createHttpServer(engine: GraphEngine, options: HttpServerOptions
     },
     async close() {
       ctx.draining = true;
+      closeWebSockets();
       await app.close();
     },
   };

@@ -100,7 +100,12 @@ export const fieldResolver: GraphQLFieldResolver<unknown, OperationContext> = (s
   if (custom !== undefined) {
     return resolveCustom(ctx, custom, args, info, root ? undefined : (source as Record<string, unknown>));
   }
-  if (info.parentType === info.schema.getQueryType()) return resolveQueryField(ctx, args, info);
+  if (
+    info.parentType === info.schema.getQueryType() ||
+    info.parentType === info.schema.getSubscriptionType()
+  ) {
+    return resolveQueryField(ctx, args, info);
+  }
   if (info.parentType === info.schema.getMutationType()) return resolveMutationField(ctx, args, info);
   if (source === null || typeof source !== "object") return null;
   const record = source as Record<string, unknown>;
