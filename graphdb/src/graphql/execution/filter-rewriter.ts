@@ -143,3 +143,53 @@ export function orderDql(type: TypeModel, order: unknown): string[] {
   }
   return out;
 }
+
+/** The index a root function needs, per operator (String fields; other types' single index serves all). */
+const STRING_INDEX: Readonly<Record<string, readonly string[]>> = {
+  eq: ["hash", "exact"],
+  in: ["hash", "exact"],
+  le: ["exact"],
+  lt: ["exact"],
+  ge: ["exact"],
+  gt: ["exact"],
+  between: ["exact"],
+  allofterms: ["term"],
+  anyofterms: ["term"],
+  alloftext: ["fulltext"],
+  anyoftext: ["fulltext"],
+  regexp: ["trigram", "regexp"],
+};
+
+const RANGE_OPS = new Set(["eq", "in", "le", "lt", "ge", "gt", "between"]);
+
+/**
+ * A function of `filter`'s top level that an index can answer, to start the query from (Dgraph promotes a
+ * lone `eq` to the root): `uid(...)` for an id list, else the first indexed field operator in key order.
+ * The whole filter still applies, so the result is the same, only found through the index.
+ */
+export function rootFunction(type: TypeModel, filter: unknown): string | undefined {
+  if (filter === null || typeof filter !== "object") return undefined;
+  const value = filter as FilterValue;
+  for (const key of Object.keys(value).sort()) {
+    if (key === "and" || key === "or" || key === "not" || key === "has") continue;
+    const field = type.fields.find((f) => f.name === key);
+    if (field === undefined) continue;
+    if (field.kind === "id") {
+      const ids = listOf(value[key]).map(parseId);
+      if (ids.length > 0) return `uid(${ids.join(", ")})`;
+      continue;
+    }
+    const ops = value[key];
+    if (ops === null || typeof ops !== "object" || field.search.length === 0 || field.list) continue;
+    for (const op of Object.keys(ops as FilterValue).sort()) {
+      const arg = (ops as FilterValue)[op];
+      if (arg === null || arg === undefined) continue;
+      const indexed =
+        field.typeName === "String" || field.kind === "enum"
+          ? (STRING_INDEX[op] ?? []).some((t) => field.search.includes(t))
+          : RANGE_OPS.has(op);
+      if (indexed) return operatorDql(field, op, arg);
+    }
+  }
+  return undefined;
+}

@@ -7,6 +7,7 @@ import { type FieldNode, type GraphQLResolveInfo, getNamedType, isCompositeType 
 import type { TypeModel } from "../schema/type-model.ts";
 import { idField } from "../schema/type-model.ts";
 import { dqlValue, parseId } from "./dql-literal.ts";
+import { rootFunction } from "./filter-rewriter.ts";
 import type { OperationContext } from "./operation-context.ts";
 import { aggregateResult } from "./result-values.ts";
 import {
@@ -101,8 +102,11 @@ export async function resolveQueryField(
     op === "query" ? args : { filter: args.filter },
     undefined,
   );
-  const funcArgs = [`func: ${typeFilter}`, ...params].join(", ");
-  const filterText = filter !== undefined ? ` @filter(${filter})` : "";
+  const root = rootFunction(type, args.filter);
+  const funcArgs = [`func: ${root ?? typeFilter}`, ...params].join(", ");
+  const conditions =
+    root === undefined ? filter : filter === undefined ? typeFilter : `${typeFilter} AND ${filter}`;
+  const filterText = conditions !== undefined ? ` @filter(${conditions})` : "";
   if (op === "query") {
     const body = isCompositeType(returned)
       ? selectionDql(rc, returned, node.selectionSet)
