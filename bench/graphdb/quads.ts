@@ -108,3 +108,19 @@ export function usedNodeCount(q: QuadSet): number {
   }
   return n;
 }
+
+/** The dataset as N-Quad text chunks with `_:n<index>` labels, for the bulk loader. */
+export function* nquadChunks(q: QuadSet): Generator<string> {
+  const predTok = q.preds.map((p) => `<${p}>`);
+  const lines: string[] = [];
+  for (let i = 0; i < q.length; i++) {
+    const o = q.o[i];
+    const obj = o >= 0 ? `_:n${o}` : nquadLiteral(q.litValue[-o - 1], q.litLang[-o - 1]);
+    lines.push(`_:n${q.s[i]} ${predTok[q.p[i]]} ${obj} .`);
+    if (lines.length === 50_000) {
+      yield `${lines.join("\n")}\n`;
+      lines.length = 0;
+    }
+  }
+  if (lines.length > 0) yield lines.join("\n");
+}

@@ -21,7 +21,7 @@ import { checkResponse, type ServerChild, startServerChild } from "./http-client
 import { type LatencyStats, type MeasureOptions, measure, rate } from "./latency.ts";
 import { connect, createTables, loadPostgres, resetSchema } from "./postgres.ts";
 import { log, Progress } from "./progress.ts";
-import { dqlPred, nquadLiteral, type QuadSet, usedNodeCount } from "./quads.ts";
+import { dqlPred, nquadChunks, type QuadSet, usedNodeCount } from "./quads.ts";
 import { type DatasetReport, type Measurement, type ResultRow, ratioOf, renderDataset } from "./report.ts";
 import { fmtInt } from "./table.ts";
 import { type QueryCase, type Workload, workloads } from "./workloads.ts";
@@ -108,22 +108,6 @@ async function alterSchema(
       schema = schema.replace(`${optional}\n`, "");
     }
   }
-}
-
-/** The dataset as N-Quad text chunks with `_:n<index>` labels, for the bulk loader. */
-function* nquadChunks(q: QuadSet): Generator<string> {
-  const predTok = q.preds.map((p) => `<${p}>`);
-  const lines: string[] = [];
-  for (let i = 0; i < q.length; i++) {
-    const o = q.o[i];
-    const obj = o >= 0 ? `_:n${o}` : nquadLiteral(q.litValue[-o - 1], q.litLang[-o - 1]);
-    lines.push(`_:n${q.s[i]} ${predTok[q.p[i]]} ${obj} .`);
-    if (lines.length === 50_000) {
-      yield `${lines.join("\n")}\n`;
-      lines.length = 0;
-    }
-  }
-  if (lines.length > 0) yield lines.join("\n");
 }
 
 function dirSizeMb(dir: string): number {

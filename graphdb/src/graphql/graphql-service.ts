@@ -56,9 +56,14 @@ export interface GraphQLServiceOptions {
 export class GraphQLService {
   private readonly builds = new Map<number, GraphQLSchemaBuild>();
   private readonly documents = new Map<string, DocumentNode>();
+  private readonly validated = new WeakMap<GraphQLSchemaBuild, Set<string>>();
   /** Schema updates served since start (Dgraph's `schemaUpdateCounter`). */
   schemaUpdates = 0;
 
+  /** Namespaces with no commit since their stored schema was read (kept only when the engine reports commits). */
+  private readonly unchanged = new Set<number>();
+  /** Commits seen per namespace, to tell whether one came in while the stored schema was read. */
+  private readonly changes = new Map<number, number>();
   private readonly limits: GraphQLOperationLimits;
   private readonly lambda: LambdaCaller | undefined;
   private readonly rules: readonly ValidationRule[];
@@ -68,6 +73,10 @@ export class GraphQLService {
     private readonly options: GraphQLServiceOptions = {},
   ) {
     this.limits = { ...DEFAULT_GRAPHQL_LIMITS, ...options.limits };
+    engine.onChange?.((namespace) => {
+      this.unchanged.delete(namespace);
+      this.changes.set(namespace, (this.changes.get(namespace) ?? 0) + 1);
+    });
     this.lambda = options.lambda ?? (options.lambdaUrl ? httpLambdaCaller(options.lambdaUrl) : undefined);
     this.rules = [...specifiedRules, ...limitRules(this.limits)];
   }
@@ -85,7 +94,14 @@ export class GraphQLService {
 
   /** The namespace's schema as served now (built from the stored SDL), or undefined. */
   async current(namespace: number): Promise<GraphQLSchemaBuild | undefined> {
+    // Nothing committed in the namespace since the stored schema was last read: it is still the same.
+    if (this.unchanged.has(namespace)) return this.builds.get(namespace);
+    const changes = this.changes.get(namespace) ?? 0;
     const stored = await this.storedSchema(namespace);
+    // Only if no commit came in while it was read (without a change feed, every request reads it).
+    if (this.engine.onChange !== undefined && (this.changes.get(namespace) ?? 0) === changes) {
+      this.unchanged.add(namespace);
+    }
     if (stored === undefined) {
       this.builds.delete(namespace);
       return undefined;
@@ -199,8 +215,14 @@ export class GraphQLService {
     } catch (e) {
       return { errors: [e instanceof GraphQLError ? e : new GraphQLError(String(e))] };
     }
-    const errors = validate(build.schema, document, this.rules);
-    if (errors.length > 0) return { errors: [...errors] };
+    // A document valid against a build stays valid against it: validate each text once per schema.
+    let valid = this.validated.get(build);
+    if (valid === undefined) this.validated.set(build, (valid = new Set()));
+    if (!valid.has(request.query)) {
+      const errors = validate(build.schema, document, this.rules);
+      if (errors.length > 0) return { errors: [...errors] };
+      if (valid.size < 1000) valid.add(request.query);
+    }
     return { build, document };
   }
 

@@ -19,3 +19,14 @@ export function parseId(id: unknown): string {
   if (/^[0-9]{1,20}$/.test(text)) return `0x${BigInt(text).toString(16)}`;
   throw new Error(`ID argument (${text}) was not able to be parsed`);
 }
+
+/**
+ * A predicate in DQL text: bare when it is a plain name (`Author.name`), else as an IRI (`<http://x/y>`,
+ * `</film/film/starring>`); a reverse edge keeps its `~` inside (`<~/film/x>`).
+ */
+export function dqlPredicate(predicate: string): string {
+  const reverse = predicate.startsWith("~");
+  const name = reverse ? predicate.slice(1) : predicate;
+  if (/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name)) return predicate;
+  return `<${reverse ? "~" : ""}${name}>`;
+}

@@ -4,7 +4,7 @@
  * one field object are AND-ed (Dgraph applies only one of them).
  */
 import type { FieldModel, SchemaModel, TypeModel } from "../schema/type-model.ts";
-import { dqlString, dqlValue, parseId } from "./dql-literal.ts";
+import { dqlPredicate, dqlString, dqlValue, parseId } from "./dql-literal.ts";
 
 type FilterValue = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ function keyDql(model: SchemaModel, type: TypeModel, key: string, value: unknown
     case "has": {
       const parts = listOf(value).map((name) => {
         const f = type.fields.find((x) => x.name === name);
-        return f === undefined ? "has(dgraph.type)" : `has(${predicateOf(f)})`;
+        return f === undefined ? "has(dgraph.type)" : `has(${dqlPredicateOf(f)})`;
       });
       return parts.length === 0 ? undefined : and(parts);
     }
@@ -55,7 +55,7 @@ function keyDql(model: SchemaModel, type: TypeModel, key: string, value: unknown
     const ids = listOf(value).map(parseId);
     return `uid(${ids.length === 0 ? "" : ids.join(", ")})`;
   }
-  if (typeof value === "boolean") return `eq(${predicateOf(field)}, ${value})`;
+  if (typeof value === "boolean") return `eq(${dqlPredicateOf(field)}, ${value})`;
   if (value === null || typeof value !== "object") return undefined;
   const ops: string[] = [];
   for (const op of Object.keys(value as FilterValue).sort()) {
@@ -70,8 +70,14 @@ export function predicateOf(f: FieldModel): string {
   return f.lang !== undefined ? `${f.predicate}@${f.lang}` : f.predicate;
 }
 
+/** `predicateOf` as DQL text (`<iri>@en` where the name needs brackets). */
+export function dqlPredicateOf(f: FieldModel): string {
+  const p = dqlPredicate(f.predicate);
+  return f.lang !== undefined ? `${p}@${f.lang}` : p;
+}
+
 function operatorDql(f: FieldModel, op: string, value: unknown): string | undefined {
-  const p = predicateOf(f);
+  const p = dqlPredicateOf(f);
   if (value === undefined) return undefined;
   if (value === null) return op === "eq" ? `NOT (has(${p}))` : undefined;
   switch (op) {
@@ -138,7 +144,7 @@ export function orderDql(type: TypeModel, order: unknown): string[] {
   while (o) {
     const name = o.asc ?? o.desc;
     const f = type.fields.find((x) => x.name === name);
-    if (f !== undefined) out.push(`${o.asc !== undefined ? "orderasc" : "orderdesc"}: ${predicateOf(f)}`);
+    if (f !== undefined) out.push(`${o.asc !== undefined ? "orderasc" : "orderdesc"}: ${dqlPredicateOf(f)}`);
     o = o.then as typeof o;
   }
   return out;

@@ -3,7 +3,7 @@
  * names a node of the expected type, which node holds an `@id` value, and a node's current edges.
  */
 import type { FieldModel, SchemaModel, TypeModel } from "../schema/type-model.ts";
-import { dqlValue } from "./dql-literal.ts";
+import { dqlPredicate, dqlValue } from "./dql-literal.ts";
 import type { DqlTransaction } from "./dql-transaction.ts";
 
 type Rows = { q?: Record<string, unknown>[] };
@@ -29,7 +29,7 @@ export async function findByXid(
 ): Promise<string | undefined> {
   const scope = field.xidInterface ? (model.types.get(field.declaredIn) ?? type) : type;
   const data = await tx.query<Rows>(
-    `query { q(func: eq(${field.predicate}, ${dqlValue(value)})) @filter(type(${scope.dgraphType})) { uid } }`,
+    `query { q(func: eq(${dqlPredicate(field.predicate)}, ${dqlValue(value)})) @filter(type(${scope.dgraphType})) { uid } }`,
   );
   return data.q?.[0]?.uid as string | undefined;
 }
@@ -41,7 +41,9 @@ export async function currentEdges(
   predicate: string,
 ): Promise<string[]> {
   if (subject.startsWith("_:")) return [];
-  const data = await tx.query<Rows>(`query { q(func: uid(${subject})) { v : ${predicate} { uid } } }`);
+  const data = await tx.query<Rows>(
+    `query { q(func: uid(${subject})) { v : ${dqlPredicate(predicate)} { uid } } }`,
+  );
   const v = data.q?.[0]?.v;
   const list = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
   return list.map((x) => (x as { uid: string }).uid);
