@@ -6,7 +6,7 @@ import type { FieldModel, TypeModel } from "../schema/type-model.ts";
 import type { DqlTransaction } from "./dql-transaction.ts";
 import { unlinkAll } from "./inverse-edges.ts";
 import type { ObjectWriter } from "./object-writer.ts";
-import { matchingNodes } from "./update-mutation.ts";
+import { type MutationAuth, matchingNodes } from "./update-mutation.ts";
 
 /** The matched nodes; their deletion is written to `writer`. */
 export async function rewriteDelete(
@@ -14,8 +14,9 @@ export async function rewriteDelete(
   writer: ObjectWriter,
   type: TypeModel,
   args: Record<string, unknown>,
+  auth?: MutationAuth,
 ): Promise<string[]> {
-  const nodes = await matchingNodes(tx, writer, type, args.filter);
+  const nodes = await matchingNodes(tx, writer, type, args.filter, auth);
   for (const node of nodes) {
     const stored = new Set(node["dgraph.type"] ?? []);
     const types = [...writer.model.types.values()].filter(

@@ -55,7 +55,9 @@ export async function mutationPayload(
         const { params, filter } = edgeModifiers(rc, type, args, `type(${type.dgraphType})`);
         const funcArgs = [`func: uid(${uids.join(", ")})`, ...params].join(", ");
         const body = selectionDql(rc, target, node.selectionSet);
-        const data = await read(`query {\n  q(${funcArgs}) @filter(${filter}) { ${body} }\n}`);
+        const data = await read(
+          `query {\n${rc.auth?.takeBlocks() ?? ""}  q(${funcArgs}) @filter(${filter}) { ${body} }\n}`,
+        );
         out[key] = (data.q as unknown[] | undefined) ?? [];
       }
     }

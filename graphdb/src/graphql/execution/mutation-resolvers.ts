@@ -8,6 +8,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { TypeModel } from "../schema/type-model.ts";
 import { rewriteAdd } from "./add-mutation.ts";
+import { AuthorizationFailedError, checkAddRules } from "./auth-filter.ts";
 import { rewriteDelete } from "./delete-mutation.ts";
 import { mutationErrorText } from "./mutation-error.ts";
 import { mutationPayload } from "./mutation-payload.ts";
@@ -42,8 +43,10 @@ export async function resolveMutationField(
   const writer = new ObjectWriter(tx, ctx.build.model);
   let phase: "rewrite" | "write" | "committed" = "rewrite";
   try {
+    const session = await ctx.authorize();
+    const rewriter = session.active ? session.rewriter() : undefined;
     if (op === "delete") {
-      const nodes = await rewriteDelete(tx, writer, type, args);
+      const nodes = await rewriteDelete(tx, writer, type, args, rewriter && { rewriter, op: "delete" });
       const payload = await mutationPayload(
         ctx,
         info,
@@ -64,11 +67,14 @@ export async function resolveMutationField(
       nodes = add.nodes;
       affected = add.upserted;
     } else {
-      nodes = await rewriteUpdate(tx, writer, type, args);
+      nodes = await rewriteUpdate(tx, writer, type, args, rewriter && { rewriter, op: "update" });
       affected = nodes.length;
     }
     phase = "write";
     const blanks = await writer.writes.apply(tx);
+    if (rewriter !== undefined) {
+      await checkAddRules(tx, rewriter, ctx.build.model, writer.writes.created, blanks);
+    }
     await tx.commit();
     phase = "committed";
     const uids = nodes.map((n) => blanks.get(n) ?? n);
@@ -78,6 +84,7 @@ export async function resolveMutationField(
     if (phase === "committed") throw e;
     await tx.discard().catch(() => undefined);
     ctx.mutationFailed = true;
+    if (e instanceof AuthorizationFailedError) throw e;
     throw new Error(mutationErrorText(name, e, phase === "rewrite"));
   }
 }

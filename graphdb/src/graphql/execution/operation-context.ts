@@ -1,8 +1,10 @@
 /** What the resolvers of one GraphQL operation share: the schema build and access to the data. */
 import type { GraphEngine } from "../../engine/engine-api.ts";
 import type { GraphQLSchemaBuild } from "../schema/build-graphql-schema.ts";
+import { AuthSession } from "./auth-filter.ts";
 import { type CustomCall, callCustomHttp } from "./custom-http.ts";
 import { DqlTransaction } from "./dql-transaction.ts";
+import { verifiedClaims } from "./jwt-claims.ts";
 import type { LambdaBatcher } from "./lambda-caller.ts";
 import { TickBatcher } from "./tick-batcher.ts";
 
@@ -26,6 +28,19 @@ export class OperationContext {
     { call: Omit<CustomCall, "values">; values: Record<string, unknown> },
     unknown
   >(async (_key, inputs) => callCustomHttp({ ...inputs[0].call, values: inputs.map((i) => i.values) }));
+
+  /** The operation's verified JWT claims and `@auth` rules, once `authorize` has run. */
+  auth: AuthSession | undefined;
+  private authorizing: Promise<AuthSession> | undefined;
+
+  /** Verifies the request's JWT (once per operation); throws with Dgraph's reason when it is refused. */
+  authorize(): Promise<AuthSession> {
+    this.authorizing ??= verifiedClaims(this.build.authorization, this.headers).then((claims) => {
+      this.auth = new AuthSession(this.build, claims);
+      return this.auth;
+    });
+    return this.authorizing;
+  }
 
   /** A new transaction (each root mutation gets its own, as in Dgraph). */
   transaction(): DqlTransaction {

@@ -6,7 +6,7 @@
 import { type FieldNode, type GraphQLResolveInfo, getNamedType, isCompositeType } from "graphql";
 import type { TypeModel } from "../schema/type-model.ts";
 import { idField } from "../schema/type-model.ts";
-import { dqlValue, parseId } from "./dql-literal.ts";
+import { dqlPredicate, dqlValue, parseId } from "./dql-literal.ts";
 import { rootFunction } from "./filter-rewriter.ts";
 import type { OperationContext } from "./operation-context.ts";
 import { aggregateResult } from "./result-values.ts";
@@ -25,6 +25,7 @@ export function rewriteContext(ctx: OperationContext, info: GraphQLResolveInfo):
     model: ctx.build.model,
     variables: info.variableValues,
     fragments: info.fragments,
+    auth: ctx.auth?.active ? ctx.auth.rewriter() : undefined,
   };
 }
 
@@ -64,6 +65,11 @@ export async function resolveQueryField(
   const target = queryTarget(ctx, info.fieldName);
   if (target === undefined) return null;
   const { op, type } = target;
+  try {
+    await ctx.authorize();
+  } catch (e) {
+    throw new Error(`couldn't rewrite query ${String(info.path.key)} because ${(e as Error).message}`);
+  }
   const rc = rewriteContext(ctx, info);
   const node = mergedSelection(info);
   const returned = getNamedType(info.returnType);
@@ -72,12 +78,14 @@ export async function resolveQueryField(
   if (op === "get" || op === "check") {
     const id = idField(type);
     const conditions = [typeFilter];
+    const auth = rc.auth?.filter(type, op === "check" ? "password" : "query");
+    if (auth !== undefined) conditions.push(auth);
     let func: string | undefined;
     if (id !== undefined && args[id.name] !== undefined && args[id.name] !== null)
       func = `uid(${parseId(args[id.name])})`;
     for (const f of type.fields) {
       if (!f.xid || args[f.name] === undefined || args[f.name] === null) continue;
-      const eq = `eq(${f.predicate}, ${dqlValue(args[f.name])})`;
+      const eq = `eq(${dqlPredicate(f.predicate)}, ${dqlValue(args[f.name])})`;
       if (func === undefined) func = eq;
       else conditions.push(eq);
     }
@@ -88,9 +96,9 @@ export async function resolveQueryField(
     const secret = type.secret;
     const check =
       op === "check" && secret !== undefined
-        ? ` dgraph.checkpwd : checkpwd(${secret.predicate}, ${dqlValue(args[secret.field])})`
+        ? ` dgraph.checkpwd : checkpwd(${dqlPredicate(secret.predicate)}, ${dqlValue(args[secret.field])})`
         : "";
-    dql = `query {\n  q(func: ${func}) @filter(${conditions.join(" AND ")})${cascadeDql(rc, node, type)} { ${body}${check}${cascadeSelection(rc, node, type)} }\n}`;
+    dql = `query {\n${rc.auth?.takeBlocks() ?? ""}  q(func: ${func}) @filter(${conditions.join(" AND ")})${cascadeDql(rc, node, type)} { ${body}${check}${cascadeSelection(rc, node, type)} }\n}`;
     const data = await ctx.read(dql);
     const found = (data.q as Record<string, unknown>[] | undefined)?.[0] ?? null;
     if (op === "check" && found !== null && found["dgraph.checkpwd"] !== true) return null;
@@ -111,11 +119,11 @@ export async function resolveQueryField(
     const body = isCompositeType(returned)
       ? selectionDql(rc, returned, node.selectionSet)
       : "dgraph.uid : uid";
-    dql = `query {\n  q(${funcArgs})${filterText}${cascadeDql(rc, node, type)} { ${body}${cascadeSelection(rc, node, type)} }\n}`;
+    dql = `query {\n${rc.auth?.takeBlocks() ?? ""}  q(${funcArgs})${filterText}${cascadeDql(rc, node, type)} { ${body}${cascadeSelection(rc, node, type)} }\n}`;
     const data = await ctx.read(dql);
     return (data.q as unknown[] | undefined) ?? [];
   }
-  dql = `query {\n  q(${funcArgs})${filterText} { ${aggregateValues(type, node.selectionSet)} }\n}`;
+  dql = `query {\n${rc.auth?.takeBlocks() ?? ""}  q(${funcArgs})${filterText} { ${aggregateValues(type, node.selectionSet)} }\n}`;
   const data = await ctx.read(dql);
   return aggregateResult(
     (data.q as Record<string, unknown>[] | undefined) ?? [],

@@ -26,13 +26,24 @@ import {
   valueFromASTUntyped,
 } from "graphql";
 import type { FieldModel, SchemaModel, TypeModel } from "../schema/type-model.ts";
-import { filterDql, orderDql, predicateOf } from "./filter-rewriter.ts";
+import { dqlPredicate } from "./dql-literal.ts";
+import { dqlPredicateOf, filterDql, orderDql } from "./filter-rewriter.ts";
 
 export interface RewriteContext {
   readonly schema: GraphQLSchema;
   readonly model: SchemaModel;
   readonly variables: Record<string, unknown>;
   readonly fragments: Record<string, FragmentDefinitionNode>;
+  /** `@auth` query rules to add to every read of a type (absent: none apply); see auth-filter.ts. */
+  readonly auth?: ReadRestriction;
+}
+
+/** What restricts the reads of a type (the `@auth` rules given the request's claims). */
+export interface ReadRestriction {
+  /** The filter restricting reads of `type`, or undefined when all of it is readable. */
+  filter(type: TypeModel, op: "query" | "password"): string | undefined;
+  /** The var blocks the filters given since the last call need, forgotten after. */
+  takeBlocks(): string;
 }
 
 export interface CollectedField {
@@ -111,6 +122,8 @@ export function edgeModifiers(
     } else {
       const f = filterDql(ctx.model, target, args.filter);
       if (f !== undefined) parts.push(f);
+      const auth = ctx.auth?.filter(target, "query");
+      if (auth !== undefined) parts.push(auth);
     }
   }
   return {
@@ -169,7 +182,7 @@ export function selectionDql(
     }
     const target = getNamedType(def.type);
     if (!isCompositeType(target) || f.kind === "geo") {
-      lines.push(`${key} : ${predicateOf(f)}`);
+      lines.push(`${key} : ${dqlPredicateOf(f)}`);
       continue;
     }
     const targetModel = ctx.model.types.get(target.name);
@@ -178,7 +191,7 @@ export function selectionDql(
     const filterText = filter !== undefined ? ` @filter(${filter})` : "";
     const cascade = cascadeDql(ctx, node, targetModel);
     const inner = selectionDql(ctx, target, node.selectionSet) + cascadeSelection(ctx, node, targetModel);
-    lines.push(`${key} : ${f.predicate}${paramText}${filterText}${cascade} { ${inner} }`);
+    lines.push(`${key} : ${dqlPredicate(f.predicate)}${paramText}${filterText}${cascade} { ${inner} }`);
   }
   for (const name of lambdaParents) lines.push(lambdaParentSelection(ctx.model.types.get(name)));
   if (needsType) lines.push("dgraph.type");
@@ -196,7 +209,7 @@ function aggregateSelection(
   const target = ctx.model.types.get(edge.typeName);
   const { filter } = edgeModifiers(ctx, target, { filter: args.filter }, undefined);
   const filterText = filter !== undefined ? ` @filter(${filter})` : "";
-  return `${key} : ${edge.predicate}${filterText} { ${aggregateValues(target, node.selectionSet)} }`;
+  return `${key} : ${dqlPredicate(edge.predicate)}${filterText} { ${aggregateValues(target, node.selectionSet)} }`;
 }
 
 /** Inside an aggregate's block: one value per field named by `<f>Min/Max/Sum/Avg`. */
@@ -210,7 +223,7 @@ export function aggregateValues(target: TypeModel | undefined, set: SelectionSet
     const f = target?.fields.find((x) => x.name === m[1]);
     if (f === undefined || f.predicate === "") continue;
     seen.add(m[1]);
-    lines.push(`${f.name} : ${predicateOf(f)}`);
+    lines.push(`${f.name} : ${dqlPredicateOf(f)}`);
   }
   return lines.join(" ");
 }
@@ -238,7 +251,7 @@ export function cascadeDql(ctx: RewriteContext, node: FieldNode, target?: TypeMo
   if (names.length === 0) return " @cascade";
   const preds = names.map((name) => {
     const f = target?.fields.find((x) => x.name === name);
-    return f === undefined || f.kind === "id" ? "uid" : predicateOf(f);
+    return f === undefined || f.kind === "id" ? "uid" : dqlPredicateOf(f);
   });
   return ` @cascade(${preds.join(", ")})`;
 }
@@ -247,7 +260,7 @@ export function cascadeDql(ctx: RewriteContext, node: FieldNode, target?: TypeMo
 export function cascadeSelection(ctx: RewriteContext, node: FieldNode, target?: TypeModel): string {
   const preds = cascadeFields(ctx, node).flatMap((name) => {
     const f = target?.fields.find((x) => x.name === name);
-    return f === undefined || f.kind === "id" || f.predicate === "" ? [] : [predicateOf(f)];
+    return f === undefined || f.kind === "id" || f.predicate === "" ? [] : [dqlPredicateOf(f)];
   });
   return preds.length === 0 ? "" : ` ${preds.join(" ")}`;
 }
@@ -263,7 +276,7 @@ function lambdaParentSelection(type: TypeModel | undefined): string {
       (f) =>
         f.kind === "id" || ((f.kind === "scalar" || f.kind === "enum") && f.predicate !== "" && !f.reverse),
     )
-    .map((f) => `${type.name}.${f.name} : ${f.kind === "id" ? "uid" : predicateOf(f)}`)
+    .map((f) => `${type.name}.${f.name} : ${f.kind === "id" ? "uid" : dqlPredicateOf(f)}`)
     .join(" ");
 }
 

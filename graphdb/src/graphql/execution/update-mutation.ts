@@ -5,22 +5,37 @@
  * consistent both ways.
  */
 import type { TypeModel } from "../schema/type-model.ts";
+import type { AuthRewriter } from "./auth-filter.ts";
 import type { DqlTransaction } from "./dql-transaction.ts";
 import { filterDql, predicateOf } from "./filter-rewriter.ts";
 import { storedValue } from "./input-values.ts";
 import { unlinkAll, unlinkEdge } from "./inverse-edges.ts";
 import type { InputObject, ObjectWriter } from "./object-writer.ts";
 
-/** The uids of the nodes of `type` matching a `<T>Filter`, read in the mutation's transaction. */
+/** How `@auth` restricts which nodes an update or delete reaches. */
+export interface MutationAuth {
+  rewriter: AuthRewriter;
+  op: "update" | "delete";
+}
+
+/**
+ * The uids of the nodes of `type` matching a `<T>Filter` (and the type's update or delete rule, when
+ * given), read in the mutation's transaction.
+ */
 export async function matchingNodes(
   tx: DqlTransaction,
   writer: ObjectWriter,
   type: TypeModel,
   filter: unknown,
+  auth?: MutationAuth,
 ): Promise<{ uid: string; "dgraph.type"?: string[] }[]> {
-  const f = filterDql(writer.model, type, filter);
+  const parts = [filterDql(writer.model, type, filter), auth?.rewriter.filter(type, auth.op)].filter(
+    (p): p is string => p !== undefined,
+  );
+  const f = parts.length === 0 ? undefined : parts.join(" AND ");
+  const blocks = auth?.rewriter.takeBlocks() ?? "";
   const data = await tx.query<{ q?: { uid: string; "dgraph.type"?: string[] }[] }>(
-    `query { q(func: type(${type.dgraphType}))${f === undefined ? "" : ` @filter(${f})`} { uid dgraph.type } }`,
+    `query {\n${blocks}  q(func: type(${type.dgraphType}))${f === undefined ? "" : ` @filter(${f})`} { uid dgraph.type } }`,
   );
   return data.q ?? [];
 }
@@ -34,12 +49,13 @@ export async function rewriteUpdate(
   writer: ObjectWriter,
   type: TypeModel,
   args: Record<string, unknown>,
+  auth?: MutationAuth,
 ): Promise<string[]> {
   const input = args.input as { filter?: unknown; set?: InputObject | null; remove?: InputObject | null };
   const set = hasValues(input.set) ? (input.set as InputObject) : undefined;
   const remove = hasValues(input.remove) ? (input.remove as InputObject) : undefined;
   if (set === undefined && remove === undefined) return [];
-  const nodes = (await matchingNodes(tx, writer, type, input.filter)).map((n) => n.uid);
+  const nodes = (await matchingNodes(tx, writer, type, input.filter, auth)).map((n) => n.uid);
   for (const uid of nodes) {
     if (set !== undefined) await writer.fill(uid, type, set, false);
     if (remove !== undefined) await removeValues(writer, uid, type, remove);

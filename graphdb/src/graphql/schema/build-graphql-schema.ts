@@ -15,6 +15,8 @@ import {
   validateSchema,
 } from "graphql";
 import { generateApi } from "./api-generator.ts";
+import { compileAuthRules, type TypeAuthRules } from "./auth-rules.ts";
+import { type AuthorizationConfig, parseAuthorizationConfig } from "./authorization-config.ts";
 import { DGRAPH_DIRECTIVES, EXTENDED_DEFINITIONS } from "./dgraph-extras.ts";
 import { generateDqlSchema } from "./dql-schema.ts";
 import { APOLLO_DIRECTIVES, parseInputSchema } from "./input-document.ts";
@@ -35,6 +37,10 @@ export interface GraphQLSchemaBuild {
   readonly dqlSchema: string;
   /** Some type has `@key`: Apollo Federation is on. */
   readonly federated: boolean;
+  /** The `# Dgraph.Authorization` settings, if given. */
+  readonly authorization?: AuthorizationConfig;
+  /** Each type's compiled `@auth` rules (interfaces' rules merged in); types without rules are absent. */
+  readonly authRules?: ReadonlyMap<string, TypeAuthRules>;
 }
 
 const APOLLO_DEFINITIONS = `union _Entity = %ENTITIES%
@@ -60,6 +66,12 @@ function problemsOf(e: unknown): SchemaProblem[] {
 
 /** Builds everything a GraphQL schema gives; throws GraphQLSchemaError with every problem found. */
 export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
+  let authorization: AuthorizationConfig | undefined;
+  try {
+    authorization = parseAuthorizationConfig(sdl);
+  } catch (e) {
+    throw new GraphQLSchemaError([{ message: (e as Error).message }]);
+  }
   const { doc, foreignDirectives } = parseInputSchema(sdl);
   const early = documentProblems(doc);
   if (early.length > 0) throw new GraphQLSchemaError(early);
@@ -142,7 +154,18 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
     throw new GraphQLSchemaError([{ message: "No query or mutation found in the generated schema" }]);
   }
   void DGRAPH_DIRECTIVES;
-  return { input: sdl, model, generatedSchema, schema, dqlSchema: generateDqlSchema(model), federated };
+  const auth = compileAuthRules(doc, schema);
+  if (auth.problems.length > 0) throw new GraphQLSchemaError(auth.problems);
+  return {
+    input: sdl,
+    model,
+    generatedSchema,
+    schema,
+    dqlSchema: generateDqlSchema(model),
+    federated,
+    authorization,
+    authRules: auth.rules,
+  };
 }
 
 const ALL_LOCATIONS =
