@@ -381,6 +381,69 @@ describe("@auth with RS256", () => {
   });
 });
 
+describe("interfaces", () => {
+  it("a type's rules and its interface's rules both apply, also through query<Interface>", async () => {
+    const sdl = `
+interface Doc @auth(query: { rule: "{$ROLE: { eq: \\"READER\\" } }" }) {
+  id: ID!
+  title: String! @search(by: [exact])
+}
+type Note implements Doc @auth(query: { rule: """query($USER: String!) { queryNote(filter: { author: { eq: $USER } }) { id } }""" }) {
+  author: String! @search(by: [exact])
+}
+type Memo implements Doc { body: String }
+${hsConfig()}
+`;
+    const { db, service } = await serviceWith(sdl);
+    await db.mutate({
+      commitNow: true,
+      mutations: [
+        {
+          setNquads: `
+_:n1 <dgraph.type> "Note" .
+_:n1 <dgraph.type> "Doc" .
+_:n1 <Doc.title> "ann's note" .
+_:n1 <Note.author> "ann" .
+_:n2 <dgraph.type> "Note" .
+_:n2 <dgraph.type> "Doc" .
+_:n2 <Doc.title> "ben's note" .
+_:n2 <Note.author> "ben" .
+_:m <dgraph.type> "Memo" .
+_:m <dgraph.type> "Doc" .
+_:m <Doc.title> "memo" .`,
+        },
+      ],
+    });
+    const run = async (query: string, claims: Record<string, unknown>) =>
+      (
+        JSON.parse(
+          JSON.stringify(
+            await service.execute(0, { query, headers: { "x-test-auth": await hsToken(claims) } }),
+          ),
+        ) as Result
+      ).data;
+    expect(await run("{ queryNote { title } }", { USER: "ann", ROLE: "READER" })).toEqual({
+      queryNote: [{ title: "ann's note" }],
+    });
+    expect(await run("{ queryNote { title } }", { USER: "ann" })).toEqual({ queryNote: [] });
+    expect(await run("{ queryMemo { title } }", { ROLE: "READER" })).toEqual({
+      queryMemo: [{ title: "memo" }],
+    });
+    expect(await run("{ queryMemo { title } }", { USER: "ann" })).toEqual({ queryMemo: [] });
+    const docs = await run("{ queryDoc(order: { asc: title }) { title __typename } }", {
+      USER: "ben",
+      ROLE: "READER",
+    });
+    expect(docs).toEqual({
+      queryDoc: [
+        { title: "ben's note", __typename: "Note" },
+        { title: "memo", __typename: "Memo" },
+      ],
+    });
+    await db.close();
+  });
+});
+
 describe("ClosedByDefault", () => {
   it("refuses every operation without a token, and serves types without rules with one", async () => {
     const sdl = `type Note { id: ID!  text: String }\n${hsConfig({ ClosedByDefault: true })}\n`;
