@@ -49,7 +49,6 @@ export class MutationWrites {
   async apply(tx: DqlTransaction): Promise<Map<string, string>> {
     const uids = new Map<string, string>();
     if (this.deletes.size > 0) await tx.mutate([{ deleteJson: [...this.deletes.values()] }]);
-    console.log(JSON.stringify([...this.deletes.values()]), JSON.stringify([...this.sets.values()]));
     if (this.sets.size > 0) {
       const res = await tx.mutate([{ setJson: [...this.sets.values()] }]);
       for (const [label, uid] of Object.entries(res.uids)) uids.set(`_:${label}`, uid);
