@@ -43,6 +43,7 @@ Options:
                            once and kept in <data>/acl-secret)
   --auth-token <token>     require this X-Dgraph-AuthToken on /alter (env TRELLIS_GRAPHDB_AUTH_TOKEN)
   --body-limit <size>      largest request body or gRPC message, e.g. 33554432, 64MiB (default 32MiB)
+  --export <dir>           where /admin export writes (default <data>/export)
   --lambda-url <url>       a Dgraph lambda server for @lambda fields of the GraphQL API
                            (env TRELLIS_GRAPHDB_LAMBDA_URL)
 ${QUERY_LIMIT_USAGE}  --log-level <level>      fatal, error, warn, info, debug (one line per request), trace
@@ -59,6 +60,7 @@ export interface CliConfig extends QueryLimitConfig {
   aclSecretFile?: string;
   authToken?: string;
   lambdaUrl?: string;
+  exportDir: string;
   bodyLimit: number;
   logLevel: string;
   help: boolean;
@@ -102,6 +104,9 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     aclSecretFile: values["acl-secret-file"],
     authToken: values["auth-token"] ?? env.TRELLIS_GRAPHDB_AUTH_TOKEN,
     lambdaUrl: parseLambdaUrl(values["lambda-url"] ?? env.TRELLIS_GRAPHDB_LAMBDA_URL),
+    exportDir: resolve(
+      values.export ?? join(values.data ?? env.TRELLIS_GRAPHDB_DATA ?? "./data/graphdb", "export"),
+    ),
     bodyLimit: values["body-limit"] === undefined ? DEFAULT_BODY_LIMIT : parseSize(values["body-limit"]),
     logLevel: values["log-level"] ?? env.TRELLIS_GRAPHDB_LOG_LEVEL ?? "info",
     help: values.help ?? false,
@@ -124,6 +129,7 @@ function parse(argv: string[]) {
       "auth-token": { type: "string" },
       "body-limit": { type: "string" },
       "lambda-url": { type: "string" },
+      export: { type: "string" },
       "log-level": { type: "string" },
       ...QUERY_LIMIT_OPTIONS,
       help: { type: "boolean", short: "h" },
@@ -183,6 +189,7 @@ export async function startServer(config: CliConfig, logger: Logger): Promise<Ru
     authToken: config.authToken,
     bodyLimit: config.bodyLimit,
     graphql: { lambdaUrl: config.lambdaUrl },
+    exportDir: config.exportDir,
     logger,
   });
   const grpcServer = createGrpcServer(engine, {

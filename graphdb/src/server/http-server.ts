@@ -6,6 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import type { GraphEngine } from "../engine/engine-api.ts";
@@ -66,6 +67,8 @@ export interface HttpServerOptions {
    * `Connection: close`; turn it on when clients (benchmarks, proxies) reuse connections.
    */
   keepAlive?: boolean;
+  /** Where `/admin` `export` writes (default `./export`, as Dgraph's `--export`). */
+  exportDir?: string;
   /** The GraphQL API's options: lambda server, limits, time budget. */
   graphql?: GraphQLServiceOptions;
 }
@@ -90,6 +93,7 @@ export function createHttpServer(engine: GraphEngine, options: HttpServerOptions
     requireAuth: options.requireAuth ?? false,
     guards,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    exportDir: resolve(options.exportDir ?? "export"),
     version: options.version ?? DGRAPH_COMPAT_VERSION,
     startedAt: Date.now(),
     clusterId: randomUUID(),

@@ -19,6 +19,8 @@ export interface ServerContext {
    */
   requireAuth: boolean;
   bodyLimit: number;
+  /** Where `/admin` `export` writes (Dgraph's `--export`). */
+  exportDir: string;
   /** Reported by /health, e.g. "v25.0.0-trellis". */
   version: string;
   /** ms since the epoch. */

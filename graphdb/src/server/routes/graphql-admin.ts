@@ -3,9 +3,12 @@
  * the `/admin` GraphQL endpoint (`getGQLSchema`, `updateGQLSchema`, `health`). With ACL these need a
  * guardian of the namespace; with an auth token (`--auth-token`), schema changes need it too.
  */
+
+import { relative } from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { buildSchema, type ExecutionResult, GraphQLError, graphql } from "graphql";
 import { DgraphError } from "../../core/errors.ts";
+import { exportNamespace } from "../../engine/export-writer.ts";
 import { buildGraphQLSchema } from "../../graphql/schema/build-graphql-schema.ts";
 import { GraphQLSchemaError, problemText } from "../../graphql/schema/schema-error.ts";
 import { AUTH_TOKEN_HEADER, checkAuthToken } from "../auth-token.ts";
@@ -43,12 +46,27 @@ type NodeState {
   indexing: [String]
   ee_features: [String]
 }
+input ExportInput {
+  format: String
+  namespace: Int
+  destination: String
+}
+type Response {
+  code: String
+  message: String
+}
+type ExportPayload {
+  response: Response
+  exportedFiles: [String]
+  taskId: String
+}
 type Query {
   getGQLSchema: GQLSchema
   health: [NodeState]
 }
 type Mutation {
   updateGQLSchema(input: UpdateGQLSchemaInput!): UpdateGQLSchemaPayload
+  export(input: ExportInput!): ExportPayload
 }
 `);
 
@@ -175,6 +193,26 @@ function adminResolvers(ctx: ServerContext, namespace: number) {
           ee_features: ctx.acl ? ["acl"] : [],
         },
       ];
+    },
+    async export({ input }: { input: { format?: string; namespace?: number; destination?: string } }) {
+      const format = (input.format ?? "rdf").toLowerCase();
+      if (format !== "rdf" && format !== "json")
+        throw new GraphQLError(`invalid export format: ${input.format}`);
+      if (input.destination) {
+        throw new GraphQLError(
+          "exports are written to the server's --export directory; destination is not supported",
+        );
+      }
+      if (input.namespace !== undefined && input.namespace !== null && input.namespace !== namespace) {
+        throw new GraphQLError("only the namespace of the access token can be exported");
+      }
+      const graphqlSchema = (await ctx.graphql.storedSchema(namespace))?.schema;
+      const result = await exportNamespace(ctx.engine, namespace, format, ctx.exportDir, graphqlSchema);
+      return {
+        response: { code: "Success", message: "Export completed." },
+        exportedFiles: result.files.map((f) => relative(ctx.exportDir, f)),
+        taskId: null,
+      };
     },
     async updateGQLSchema({ input }: { input: { set: { schema: string } } }) {
       try {
