@@ -28,6 +28,10 @@ export interface GeneratedApi {
   aggregateFields: Map<string, string[]>;
 }
 
+/** An interface's get query keeps its plain `@id` arguments, deprecated (only `@id(interface: true)` stays). */
+const INTERFACE_XID_DEPRECATION =
+  ' @deprecated(reason: "@id argument for get query on interface is being deprecated. Only those @id fields which have interface argument set to true will be available in getQuery argument on interface post v21.11.0, please update your schema accordingly.")';
+
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 /** Fields that are part of the API's inputs and filters (not custom, not external unless a key). */
@@ -35,15 +39,23 @@ function apiFields(type: TypeModel): FieldModel[] {
   return type.fields.filter((f) => !f.custom && !f.lambda && !(f.external && f.name !== type.key));
 }
 
-/** Non-list scalar fields that can be ordered by. */
-export function orderables(type: TypeModel): FieldModel[] {
+/** `p@en:fr` (several languages) is read-only; `p@.` (any language) cannot be written either. */
+const multiLanguage = (f: FieldModel) => f.lang?.includes(":") ?? false;
+
+/** Non-list scalar fields with Min/Max aggregates (the orderables plus multi-language fields). */
+function aggregatables(type: TypeModel): FieldModel[] {
   return apiFields(type).filter(
     (f) => !f.list && (ORDERABLE_TYPES.has(f.typeName) || (f.kind === "id" && f.external)) && f.kind !== "id",
   );
 }
 
+/** Non-list scalar fields that can be ordered by (not multi-language ones). */
+export function orderables(type: TypeModel): FieldModel[] {
+  return aggregatables(type).filter((f) => !multiLanguage(f));
+}
+
 function hasFilterFields(type: TypeModel): FieldModel[] {
-  return apiFields(type).filter((f) => f.kind !== "id" && !(f.lang?.includes(":") ?? false));
+  return apiFields(type).filter((f) => f.kind !== "id" && !multiLanguage(f));
 }
 
 /** Fields an add input takes: not ID (but an extended type's key), not reverse or multi-language. */
@@ -52,7 +64,8 @@ function inputFields(type: TypeModel): FieldModel[] {
     (f) =>
       (f.kind !== "id" || (type.extended && f.name === type.key)) &&
       !f.reverse &&
-      !(f.lang?.includes(":") ?? false),
+      !multiLanguage(f) &&
+      f.lang !== ".",
   );
 }
 
@@ -149,7 +162,7 @@ function generateType(api: GeneratedApi, model: SchemaModel, type: TypeModel): v
 
   // Aggregate result
   const aggregate = ["count: Int"];
-  for (const f of order) {
+  for (const f of aggregatables(type)) {
     aggregate.push(`${f.name}Min: ${f.typeName}`, `${f.name}Max: ${f.typeName}`);
     if (NUMERIC.has(f.typeName)) aggregate.push(`${f.name}Sum: ${f.typeName}`, `${f.name}Avg: Float`);
   }
@@ -173,7 +186,8 @@ function generateType(api: GeneratedApi, model: SchemaModel, type: TypeModel): v
   api.inputs.set(`${T}Ref`, { kind: "input", fields: refFields(type, id, xids, fields) });
 
   // Payloads
-  api.types.set(`Add${T}Payload`, { kind: "type", fields: [`${t}${listArgs}: [${T}]`, "numUids: Int"] });
+  if (type.kind === "object")
+    api.types.set(`Add${T}Payload`, { kind: "type", fields: [`${t}${listArgs}: [${T}]`, "numUids: Int"] });
   api.types.set(`Update${T}Payload`, { kind: "type", fields: [`${t}${listArgs}: [${T}]`, "numUids: Int"] });
   api.types.set(`Delete${T}Payload`, {
     kind: "type",
@@ -188,7 +202,10 @@ function generateType(api: GeneratedApi, model: SchemaModel, type: TypeModel): v
     const required = identifiers === 1 ? "!" : "";
     const args = [
       ...(id ? [`${id.name}: ID${required}`] : []),
-      ...xids.map((x) => `${x.name}: ${x.typeName}${required}`),
+      ...xids.map(
+        (x) =>
+          `${x.name}: ${x.typeName}${required}${type.kind === "interface" && !x.xidInterface ? INTERFACE_XID_DEPRECATION : ""}`,
+      ),
     ];
     queries.push(`get${T}(${args.join(", ")}): ${T}`);
   }

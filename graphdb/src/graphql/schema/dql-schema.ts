@@ -70,6 +70,7 @@ export function generateDqlSchema(model: SchemaModel): string {
         reverse: false,
         lang: f.lang !== undefined,
       };
+      if (f.lang !== undefined) p.lang = true;
       if (f.kind === "id" && f.external) {
         p.type = "string";
         addIndex(p, "hash");
