@@ -358,3 +358,308 @@ type Film implements Named {
     expect(g.f("AddNamedPayload")).toBeUndefined();
   });
 });
+
+describe("golden: @search", () => {
+  it("@search: every String argument has its filter input and DQL index (fixture searchables)", () => {
+    const g = golden(`
+type Doc {
+  id: ID!
+  h: String @search(by: [hash])
+  e: String @search(by: [exact])
+  t: String @search(by: [term])
+  ft: String @search(by: [fulltext])
+  tri: String @search(by: [trigram])
+  re: String @search(by: [regexp])
+  dflt: String @search
+  empty: String @search(by: [])
+}`);
+    expect(g.f("DocFilter")).toEqual({
+      id: "[ID!]",
+      h: "StringHashFilter",
+      e: "StringExactFilter",
+      t: "StringTermFilter",
+      ft: "StringFullTextFilter",
+      tri: "StringRegExpFilter",
+      re: "StringRegExpFilter",
+      dflt: "StringTermFilter",
+      empty: "StringTermFilter",
+      has: "[DocHasFilter]",
+      and: "[DocFilter]",
+      or: "[DocFilter]",
+      not: "DocFilter",
+    });
+    expect(g.f("StringExactFilter")).toEqual({
+      eq: "String",
+      in: "[String]",
+      le: "String",
+      lt: "String",
+      ge: "String",
+      gt: "String",
+      between: "StringRange",
+    });
+    expect(g.dql).toEqual(
+      expect.arrayContaining([
+        "<Doc.h>: string @index(hash) .",
+        "<Doc.e>: string @index(exact) .",
+        "<Doc.t>: string @index(term) .",
+        "<Doc.ft>: string @index(fulltext) .",
+        "<Doc.tri>: string @index(trigram) .",
+        "<Doc.re>: string @index(trigram) .",
+        "<Doc.dflt>: string @index(term) .",
+      ]),
+    );
+  });
+
+  it("@search: numeric and Boolean arguments (Int/Int64/Float filters with in and between)", () => {
+    const g = golden(`
+type Stat { id: ID!  i: Int @search(by: [int])  l: Int64 @search(by: [int64])  f: Float @search(by: [float])  b: Boolean @search(by: [bool])  l2: Int64 @search  f2: Float @search }`);
+    expect(g.f("StatFilter")).toMatchObject({
+      i: "IntFilter",
+      l: "Int64Filter",
+      f: "FloatFilter",
+      b: "Boolean",
+      l2: "Int64Filter",
+      f2: "FloatFilter",
+    });
+    for (const [name, t] of [
+      ["IntFilter", "Int"],
+      ["Int64Filter", "Int64"],
+      ["FloatFilter", "Float"],
+    ]) {
+      expect(g.f(name)).toEqual({
+        eq: t,
+        in: `[${t}]`,
+        le: t,
+        lt: t,
+        ge: t,
+        gt: t,
+        between: `${t}Range`,
+      });
+      expect(g.f(`${t}Range`)).toEqual({ min: `${t}!`, max: `${t}!` });
+    }
+    expect(g.dql).toEqual(
+      expect.arrayContaining([
+        "<Stat.i>: int @index(int) .",
+        "<Stat.l>: int @index(int) .",
+        "<Stat.f>: float @index(float) .",
+        "<Stat.b>: bool @index(bool) .",
+      ]),
+    );
+  });
+
+  it("@search: DateTime year/month/day/hour each map to DateTimeFilter and their index", () => {
+    const g = golden(`
+type Event { id: ID!  y: DateTime @search(by: [year])  mo: DateTime @search(by: [month])  d: DateTime @search(by: [day])  h: DateTime @search(by: [hour]) }`);
+    expect(g.f("EventFilter")).toMatchObject({
+      y: "DateTimeFilter",
+      mo: "DateTimeFilter",
+      d: "DateTimeFilter",
+      h: "DateTimeFilter",
+    });
+    expect(g.f("DateTimeFilter")?.between).toBe("DateTimeRange");
+    expect(g.dql).toEqual(
+      expect.arrayContaining([
+        "<Event.y>: datetime @index(year) .",
+        "<Event.mo>: datetime @index(month) .",
+        "<Event.d>: datetime @index(day) .",
+        "<Event.h>: datetime @index(hour) .",
+      ]),
+    );
+  });
+
+  it("@search: merged filters are named in sorted argument order with the parts' fields", () => {
+    const g = golden(`
+type Page { id: ID!  a: String @search(by: [exact, fulltext])  b: String @search(by: [regexp, term])  c: String @search(by: [hash, fulltext, regexp]) }`);
+    expect(g.f("PageFilter")).toMatchObject({
+      a: "StringExactFilter_StringFullTextFilter",
+      b: "StringRegExpFilter_StringTermFilter",
+      c: "StringFullTextFilter_StringHashFilter_StringRegExpFilter",
+    });
+    expect(Object.keys(g.f("StringExactFilter_StringFullTextFilter") ?? {})).toEqual([
+      "eq",
+      "in",
+      "le",
+      "lt",
+      "ge",
+      "gt",
+      "between",
+      "alloftext",
+      "anyoftext",
+    ]);
+    expect(g.f("StringRegExpFilter_StringTermFilter")).toEqual({
+      regexp: "String",
+      allofterms: "String",
+      anyofterms: "String",
+    });
+    expect(g.dql).toContain("<Page.c>: string @index(hash, fulltext, trigram) .");
+  });
+
+  it("@search: enums get hash always, <E>_hash or <E>_exact filters when searched (fixture single-type-with-enum)", () => {
+    const g = golden(`
+enum Level { LOW MID HIGH }
+type Task { id: ID!  level: Level  urgency: Level @search  rank: Level @search(by: [exact])  marks: [Level] @search(by: [hash]) }`);
+    expect(g.f("TaskFilter")).toEqual({
+      id: "[ID!]",
+      urgency: "Level_hash",
+      rank: "Level_exact",
+      marks: "Level_hash",
+      has: "[TaskHasFilter]",
+      and: "[TaskFilter]",
+      or: "[TaskFilter]",
+      not: "TaskFilter",
+    });
+    expect(g.f("Level_hash")).toEqual({ eq: "Level", in: "[Level]" });
+    expect(g.f("Level_exact")).toEqual({
+      eq: "Level",
+      in: "[Level]",
+      le: "Level",
+      lt: "Level",
+      ge: "Level",
+      gt: "Level",
+      between: "Level",
+    });
+    expect(g.v("TaskOrderable")).toBeUndefined();
+    expect(g.f("AddTaskInput")).toEqual({
+      level: "Level",
+      urgency: "Level",
+      rank: "Level",
+      marks: "[Level]",
+    });
+    expect(g.dql).toEqual(
+      expect.arrayContaining([
+        "<Task.level>: string @index(hash) .",
+        "<Task.urgency>: string @index(hash) .",
+        "<Task.rank>: string @index(hash, exact) .",
+        "<Task.marks>: [string] @index(hash) .",
+      ]),
+    );
+  });
+
+  it("@search: geo fields get geo filters, Refs and the geo index (fixture geo-type)", () => {
+    const g = golden(`
+type Site { id: ID!  name: String!  at: Point @search  zone: Polygon @search(by: [polygon])  zones: MultiPolygon @search(by: [multiPolygon])  spot: Point }`);
+    expect(g.f("SiteFilter")).toEqual({
+      id: "[ID!]",
+      at: "PointGeoFilter",
+      zone: "PolygonGeoFilter",
+      zones: "PolygonGeoFilter",
+      has: "[SiteHasFilter]",
+      and: "[SiteFilter]",
+      or: "[SiteFilter]",
+      not: "SiteFilter",
+    });
+    expect(g.f("AddSiteInput")).toEqual({
+      name: "String!",
+      at: "PointRef",
+      zone: "PolygonRef",
+      zones: "MultiPolygonRef",
+      spot: "PointRef",
+    });
+    expect(g.v("SiteHasFilter")).toEqual(["name", "at", "zone", "zones", "spot"]);
+    expect(g.v("SiteOrderable")).toEqual(["name"]);
+    expect(g.f("PointGeoFilter")).toEqual({ near: "NearFilter", within: "WithinFilter" });
+    expect(g.f("PolygonGeoFilter")).toEqual({
+      near: "NearFilter",
+      within: "WithinFilter",
+      contains: "ContainsFilter",
+      intersects: "IntersectsFilter",
+    });
+    expect(g.f("PointRef")).toEqual({ longitude: "Float!", latitude: "Float!" });
+    expect(g.f("Site")).toMatchObject({ at: "Point", zone: "Polygon", zones: "MultiPolygon" });
+    expect(g.dql).toEqual(
+      expect.arrayContaining([
+        "<Site.at>: geo @index(geo) .",
+        "<Site.zone>: geo @index(geo) .",
+        "<Site.zones>: geo @index(geo) .",
+        "<Site.spot>: geo .",
+      ]),
+    );
+  });
+});
+
+describe("golden: edges and nested arguments", () => {
+  it("@hasInverse: declared on one side, both sides edge Refs and arguments (fixture hasInverse)", () => {
+    const g = golden(`
+type Team { id: ID!  name: String  players: [Player] @hasInverse(field: team) }
+type Player { id: ID!  nick: String!  team: Team }`);
+    expect(g.f("Team")).toMatchObject({
+      players: "(filter: PlayerFilter, order: PlayerOrder, first: Int, offset: Int)[Player]",
+      playersAggregate: "(filter: PlayerFilter)PlayerAggregateResult",
+    });
+    expect(g.f("Player")?.team).toBe("(filter: TeamFilter)Team");
+    expect(g.f("Player")?.teamAggregate).toBeUndefined();
+    expect(g.f("AddTeamInput")).toEqual({ name: "String", players: "[PlayerRef]" });
+    expect(g.f("AddPlayerInput")).toEqual({ nick: "String!", team: "TeamRef" });
+    expect(g.v("TeamHasFilter")).toEqual(["name", "players"]);
+    expect(g.dql).toEqual(expect.arrayContaining(["<Team.players>: [uid] .", "<Player.team>: uid ."]));
+  });
+
+  it("nested: list edges to a type without orderables get no order argument (fixture type-without-orderables)", () => {
+    const g = golden(`
+type Club { id: ID!  name: String  members: [Badge!]!  main: Badge }
+type Badge { id: ID!  active: Boolean }`);
+    expect(g.f("Club")).toMatchObject({
+      members: "(filter: BadgeFilter, first: Int, offset: Int)[Badge!]!",
+      main: "(filter: BadgeFilter)Badge",
+      membersAggregate: "(filter: BadgeFilter)BadgeAggregateResult",
+    });
+    expect(g.f("AddBadgePayload")).toEqual({
+      badge: "(filter: BadgeFilter, first: Int, offset: Int)[Badge]",
+      numUids: "Int",
+    });
+    expect(g.q.queryBadge).toBe("(filter: BadgeFilter, first: Int, offset: Int)[Badge]");
+    expect(g.f("AddClubInput")).toEqual({ name: "String", members: "[BadgeRef!]!", main: "BadgeRef" });
+  });
+
+  it("nested: Aggregate siblings are appended after the declared fields, one per list edge", () => {
+    const g = golden(`
+type Shop { id: ID!  items: [Ware]  name: String  staff: [Clerk]  boss: Clerk  tags: [String] }
+type Ware { id: ID!  price: Float }
+type Clerk { id: ID!  name: String }`);
+    expect(Object.keys(g.f("Shop") ?? {})).toEqual([
+      "id",
+      "items",
+      "name",
+      "staff",
+      "boss",
+      "tags",
+      "itemsAggregate",
+      "staffAggregate",
+    ]);
+    expect(g.f("Shop")?.tags).toBe("[String]");
+  });
+
+  it("@dgraph(type:, pred:): storage names change, the API does not (fixture type-reference)", () => {
+    const g = golden(`
+type Writer @dgraph(type: "Person.Writer") { id: ID!  name: String @search(by: [hash]) @dgraph(pred: "person.name")  books: [Volume] @dgraph(pred: "wrote") }
+type Volume { id: ID!  title: String }`);
+    expect(g.f("AddWriterInput")).toEqual({ name: "String", books: "[VolumeRef]" });
+    expect(g.f("WriterFilter")?.name).toBe("StringHashFilter");
+    expect(g.q.getWriter).toBe("(id: ID!)Writer");
+    expect(g.dql).toEqual(
+      expect.arrayContaining([
+        "type <Person.Writer> {",
+        "\t<person.name>",
+        "\t<wrote>",
+        "<person.name>: string @index(hash) .",
+        "<wrote>: [uid] .",
+      ]),
+    );
+  });
+
+  it("@dgraph(pred: ~): a reverse edge is read-only and marks the forward predicate @reverse", () => {
+    const g = golden(`
+type Movie { id: ID!  title: String  director: Director @dgraph(pred: "directed_by") }
+type Director { id: ID!  name: String  movies: [Movie] @dgraph(pred: "~directed_by") }`);
+    expect(g.f("AddDirectorInput")).toEqual({ name: "String" });
+    expect(g.f("DirectorPatch")).toEqual({ name: "String" });
+    expect(g.f("DirectorRef")).toEqual({ id: "ID", name: "String" });
+    expect(g.f("Director")).toMatchObject({
+      movies: "(filter: MovieFilter, order: MovieOrder, first: Int, offset: Int)[Movie]",
+      moviesAggregate: "(filter: MovieFilter)MovieAggregateResult",
+    });
+    expect(g.v("DirectorHasFilter")).toEqual(["name", "movies"]);
+    expect(g.dql).toContain("<directed_by>: uid @reverse .");
+    expect(g.dql.join("\n")).toContain("type <Director> {\n\t<Director.name>\n}");
+  });
+});
