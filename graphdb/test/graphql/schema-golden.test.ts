@@ -663,3 +663,243 @@ type Director { id: ID!  name: String  movies: [Movie] @dgraph(pred: "~directed_
     expect(g.dql.join("\n")).toContain("type <Director> {\n\t<Director.name>\n}");
   });
 });
+
+describe("golden: interfaces and unions", () => {
+  it("interfaces: @id(interface: true) is a get argument of the interface; plain @id ones are deprecated there", () => {
+    const g = golden(`
+interface Asset { tag: String! @id(interface: true)  serial: String @id  label: String }
+type Laptop implements Asset { id: ID!  ram: Int }`);
+    expect(g.q.getAsset).toBe("(tag: String, serial: String)Asset");
+    const args = g.schema.getQueryType()?.getFields().getAsset.args ?? [];
+    expect(args[0].deprecationReason).toBeFalsy();
+    expect(args[1].deprecationReason).toMatch(/^@id argument for get query on interface is being deprecated/);
+    expect(g.q.getLaptop).toBe("(id: ID, tag: String, serial: String)Laptop");
+    expect(g.f("AssetRef")).toEqual({ tag: "String", serial: "String" });
+    expect(g.m.addAsset).toBeUndefined();
+    expect(g.m.addLaptop).toBe("(input: [AddLaptopInput!]!, upsert: Boolean)AddLaptopPayload");
+    expect(g.f("AssetPatch")).toEqual({ tag: "String", serial: "String", label: "String" });
+    expect(g.dql).toEqual(
+      expect.arrayContaining(["<Asset.tag>: string @index(hash) @upsert .", "<Laptop.ram>: int ."]),
+    );
+  });
+
+  it("interfaces: a type with several interfaces inherits all fields, stored under each interface's prefix", () => {
+    const g = golden(`
+interface Entity { id: ID!  created: DateTime @search }
+interface Owned { owner: String! @search(by: [hash]) }
+type Repo implements Entity & Owned { name: String! }`);
+    expect(Object.keys(g.f("Repo") ?? {})).toEqual(["id", "created", "owner", "name"]);
+    expect(g.f("RepoFilter")).toEqual({
+      id: "[ID!]",
+      created: "DateTimeFilter",
+      owner: "StringHashFilter",
+      has: "[RepoHasFilter]",
+      and: "[RepoFilter]",
+      or: "[RepoFilter]",
+      not: "RepoFilter",
+    });
+    expect(g.f("OwnedFilter")).toEqual({
+      owner: "StringHashFilter",
+      has: "[OwnedHasFilter]",
+      and: "[OwnedFilter]",
+      or: "[OwnedFilter]",
+      not: "OwnedFilter",
+    });
+    expect(g.f("EntityRef")).toEqual({ id: "ID!" });
+    expect(g.f("OwnedRef")).toBeUndefined();
+    expect(g.q.getOwned).toBeUndefined();
+    expect(g.q.getEntity).toBe("(id: ID!)Entity");
+    expect(g.f("AddRepoInput")).toEqual({ created: "DateTime", owner: "String!", name: "String!" });
+    expect(g.dql.join("\n")).toContain(
+      "type <Repo> {\n\t<Entity.created>\n\t<Owned.owner>\n\t<Repo.name>\n}",
+    );
+    expect(g.dql).toEqual(
+      expect.arrayContaining([
+        "<Entity.created>: datetime @index(year) .",
+        "<Owned.owner>: string @index(hash) .",
+      ]),
+    );
+  });
+
+  it("interfaces: an edge to an interface without identifiers is left out of inputs (fixture interface-with-no-ids)", () => {
+    const g = golden(`
+interface Letter { text: String }
+type Sms implements Letter { to: String }
+type Inbox { id: ID!  name: String  letters: [Letter] }`);
+    expect(g.f("AddInboxInput")).toEqual({ name: "String" });
+    expect(g.f("LetterRef")).toBeUndefined();
+    expect(g.f("Inbox")).toMatchObject({
+      letters: "(filter: LetterFilter, order: LetterOrder, first: Int, offset: Int)[Letter]",
+      lettersAggregate: "(filter: LetterFilter)LetterAggregateResult",
+    });
+  });
+
+  it("unions: Filter of member filters, Ref of member Refs, Type enum; union fields take no order", () => {
+    const g = golden(`
+type Song { id: ID!  title: String }
+type Podcast { id: ID!  host: String }
+union Media = Song | Podcast
+type Playlist { id: ID!  name: String  entries: [Media!]  now: Media }`);
+    expect(g.v("MediaType")).toEqual(["Song", "Podcast"]);
+    expect(g.f("MediaFilter")).toEqual({
+      memberTypes: "[MediaType!]",
+      songFilter: "SongFilter",
+      podcastFilter: "PodcastFilter",
+    });
+    expect(g.f("MediaRef")).toEqual({ songRef: "SongRef", podcastRef: "PodcastRef" });
+    expect(g.f("Playlist")).toEqual({
+      id: "ID!",
+      name: "String",
+      entries: "(filter: MediaFilter, first: Int, offset: Int)[Media!]",
+      now: "(filter: MediaFilter)Media",
+    });
+    expect(g.f("AddPlaylistInput")).toEqual({ name: "String", entries: "[MediaRef!]", now: "MediaRef" });
+    expect(g.v("PlaylistHasFilter")).toEqual(["name", "entries", "now"]);
+    expect(g.q.queryMedia).toBeUndefined();
+    expect(g.dql).toEqual(expect.arrayContaining(["<Playlist.entries>: [uid] .", "<Playlist.now>: uid ."]));
+  });
+});
+
+describe("golden: operation directives", () => {
+  it("@secret: password field only in inputs, check query by ID, password predicate (fixture password-type)", () => {
+    const g = golden('type Member @secret(field: "pin", pred: "member.pin") { id: ID!  login: String! @id }');
+    expect(g.q.checkMemberPassword).toBe("(id: ID!, pin: String!)Member");
+    expect(Object.keys(g.q)).toEqual(["getMember", "checkMemberPassword", "queryMember", "aggregateMember"]);
+    expect(g.f("AddMemberInput")).toEqual({ login: "String!", pin: "String!" });
+    expect(g.f("MemberPatch")).toEqual({ login: "String", pin: "String" });
+    expect(g.f("MemberRef")).toEqual({ id: "ID", login: "String", pin: "String" });
+    expect(g.f("Member")?.pin).toBeUndefined();
+    expect(g.v("MemberHasFilter")).toEqual(["login"]);
+    expect(g.dql).toContain("<member.pin>: password .");
+  });
+
+  it("@generate: queries and mutations switched off independently, subscription on (fixture generate-directive)", () => {
+    const g = golden(`
+type Log @generate(query: {get: false, query: true, aggregate: false}, mutation: {add: true, update: false, delete: false}, subscription: true) { id: ID!  line: String }
+interface Base @generate(query: {get: true, query: false, aggregate: true}, mutation: {update: false, delete: true}) { id: ID!  kind: String }
+type Impl implements Base { extra: Int }`);
+    expect(Object.keys(g.q)).toEqual([
+      "queryLog",
+      "getBase",
+      "aggregateBase",
+      "getImpl",
+      "queryImpl",
+      "aggregateImpl",
+    ]);
+    expect(Object.keys(g.m)).toEqual(["addLog", "deleteBase", "addImpl", "updateImpl", "deleteImpl"]);
+    expect(g.s).toEqual({ queryLog: "(filter: LogFilter, order: LogOrder, first: Int, offset: Int)[Log]" });
+  });
+
+  it("@withSubscription: get, query and aggregate are copied to Subscription", () => {
+    const g = golden(`
+type Alert @withSubscription { id: ID!  level: Int }
+type Quiet { id: ID!  n: Int }`);
+    expect(g.s).toEqual({
+      getAlert: "(id: ID!)Alert",
+      queryAlert: "(filter: AlertFilter, order: AlertOrder, first: Int, offset: Int)[Alert]",
+      aggregateAlert: "(filter: AlertFilter)AlertAggregateResult",
+    });
+    expect(g.generated).toContain("# Generated Subscriptions");
+  });
+
+  it("@custom/@lambda fields: no filter/order arguments, not in inputs, filters or DQL; custom Query/Mutation first", () => {
+    const g = golden(`
+type City {
+  id: ID!
+  name: String! @search(by: [exact])
+  weather: String @custom(http: {url: "http://w.example/$name", method: GET})
+  mayors: [City] @lambda
+  score: Int @lambda
+}
+type Query { bigCities(min: Int!): [City] @lambda }
+type Mutation { renameAll(to: String!): Int @custom(http: {url: "http://x.example", method: POST, body: "{to: $to}"}) }`);
+    expect(Object.keys(g.q)).toEqual(["bigCities", "getCity", "queryCity", "aggregateCity"]);
+    expect(g.q.bigCities).toBe("(min: Int!)[City]");
+    expect(Object.keys(g.m)).toEqual(["renameAll", "addCity", "updateCity", "deleteCity"]);
+    expect(g.f("City")).toEqual({
+      id: "ID!",
+      name: "String!",
+      weather: "String",
+      mayors: "[City]",
+      score: "Int",
+    });
+    expect(g.f("AddCityInput")).toEqual({ name: "String!" });
+    expect(g.v("CityHasFilter")).toEqual(["name"]);
+    expect(g.v("CityOrderable")).toEqual(["name"]);
+    expect(Object.keys(g.f("CityAggregateResult") ?? {})).toEqual(["count", "nameMin", "nameMax"]);
+    expect(g.dql.join("\n")).toContain("type <City> {\n\t<City.name>\n}");
+  });
+
+  it("@remote: remote types get no API and no DQL, only serve custom fields (fixture custom-query-not-dgraph-type)", () => {
+    const g = golden(`
+type Forecast @remote { day: String  temp: Float }
+enum Unit @remote { C F }
+type Station { id: ID!  name: String  forecast(unit: Unit): [Forecast] @custom(http: {url: "http://f.example", method: GET}) }
+type Query { forecasts(city: String!): [Forecast] @custom(http: {url: "http://f.example/$city", method: GET}) }`);
+    expect(g.f("ForecastFilter")).toBeUndefined();
+    expect(g.f("AddForecastInput")).toBeUndefined();
+    expect(g.q.queryForecast).toBeUndefined();
+    expect(g.q.forecasts).toBe("(city: String!)[Forecast]");
+    expect(g.f("Station")?.forecast).toBe("(unit: Unit)[Forecast]");
+    expect(g.f("Forecast")).toEqual({ day: "String", temp: "Float" });
+    expect(g.dql.join("\n")).not.toContain("Forecast");
+    expect(g.f("AddStationInput")).toEqual({ name: "String" });
+  });
+
+  it("cleanSchema: Refs and Patches left empty vanish in cascade, with add/update (fixture filter-cleanSchema-all-empty)", () => {
+    const g = golden(`
+type Hub { id: ID!  spokes: [Spoke] @dgraph(pred: "~Spoke.hub") }
+type Spoke { id: ID!  hub: Hub @dgraph(pred: "Spoke.hub")  ring: Ring }
+type Ring { id: ID!  via: [Spoke] @dgraph(pred: "~ring") }`);
+    expect(g.f("HubRef")).toEqual({ id: "ID!" });
+    expect(g.f("HubPatch")).toBeUndefined();
+    expect(g.f("AddHubInput")).toBeUndefined();
+    expect(g.f("UpdateHubInput")).toBeUndefined();
+    expect(g.m.addHub).toBeUndefined();
+    expect(g.m.updateHub).toBeUndefined();
+    expect(g.m.deleteHub).toBe("(filter: HubFilter!)DeleteHubPayload");
+    expect(g.f("AddSpokeInput")).toEqual({ hub: "HubRef", ring: "RingRef" });
+    expect(g.m.addSpoke).toBe("(input: [AddSpokeInput!]!)AddSpokePayload");
+    expect(g.q.getHub).toBe("(id: ID!)Hub");
+  });
+
+  it("descriptions and @deprecated are kept on types, fields and enum values (fixture deprecated)", () => {
+    const g = golden(`
+"""A shipped parcel"""
+type Parcel {
+  id: ID!
+  "the weight in grams"
+  weight: Int
+  oldCode: String @deprecated
+  legacy: String @deprecated(reason: "use code")
+  code: String
+}
+"""How it travels"""
+enum Mode2 { AIR SEA @deprecated(reason: "too slow") }`);
+    const parcel = g.schema.getType("Parcel") as GraphQLObjectType;
+    expect(parcel.description).toBe("A shipped parcel");
+    expect(parcel.getFields().weight.description).toBe("the weight in grams");
+    expect(parcel.getFields().oldCode.deprecationReason).toBe("No longer supported");
+    expect(parcel.getFields().legacy.deprecationReason).toBe("use code");
+    const mode = g.schema.getType("Mode2");
+    expect(mode?.description).toBe("How it travels");
+    expect(isEnumType(mode) && mode.getValue("SEA")?.deprecationReason).toBe("too slow");
+    expect(g.f("AddParcelInput")).toEqual({
+      weight: "Int",
+      oldCode: "String",
+      legacy: "String",
+      code: "String",
+    });
+    expect(g.generated).toMatch(/"""\s*A shipped parcel\s*"""\ntype Parcel/);
+  });
+
+  it("unknown directives declared in the input are accepted and dropped (fixture ignore-unsupported-directive)", () => {
+    const g = golden(`
+directive @audit(level: Int) on OBJECT | FIELD_DEFINITION
+type Order2 @audit(level: 2) { id: ID!  total: Float @audit @search }`);
+    expect(g.generated).not.toContain("@audit");
+    expect(g.f("Order2Filter")?.total).toBe("FloatFilter");
+    expect(g.schema.getDirective("audit")).toBeUndefined();
+    expect(g.dql).toContain("<Order2.total>: float @index(float) .");
+  });
+});

@@ -72,7 +72,7 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
   } catch (e) {
     throw new GraphQLSchemaError([{ message: (e as Error).message }]);
   }
-  const { doc, foreignDirectives } = parseInputSchema(sdl);
+  const { doc, foreignDirectives, foreignDirectiveArguments } = parseInputSchema(sdl);
   const early = documentProblems(doc);
   if (early.length > 0) throw new GraphQLSchemaError(early);
 
@@ -90,7 +90,9 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
   // that error locations are lines of the input.
   const keep = (name: string) => !foreignDirectives.has(name);
   try {
-    const foreign = [...foreignDirectives].map((d) => `directive @${d} on ${ALL_LOCATIONS}`).join("\n");
+    const foreign = [...foreignDirectives]
+      .map((d) => `directive @${d}${foreignDirectiveArguments.get(d) ?? ""} on ${ALL_LOCATIONS}`)
+      .join("\n");
     buildASTSchema(
       concatAST([
         doc,

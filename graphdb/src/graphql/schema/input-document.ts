@@ -11,6 +11,7 @@ import {
   Kind,
   type ObjectTypeDefinitionNode,
   parse,
+  print,
 } from "graphql";
 import { DGRAPH_DIRECTIVES } from "./dgraph-extras.ts";
 import { GraphQLSchemaError } from "./schema-error.ts";
@@ -27,6 +28,8 @@ export interface InputDocument {
   doc: DocumentNode;
   /** Directives declared by the input that Dgraph does not know: accepted, and left out of the output. */
   foreignDirectives: ReadonlySet<string>;
+  /** Their declared arguments, printed (`(level: Int)`, or ""), so that uses with arguments validate. */
+  foreignDirectiveArguments: ReadonlyMap<string, string>;
 }
 
 const EXTENDS: ConstDirectiveNode = {
@@ -47,12 +50,15 @@ export function parseInputSchema(sdl: string): InputDocument {
     throw e;
   }
   const foreign = new Set<string>();
+  const foreignArguments = new Map<string, string>();
   const definitions: DefinitionNode[] = [];
   const roots = new Map<string, ObjectTypeDefinitionNode>();
   for (const def of doc.definitions) {
     if (def.kind === Kind.DIRECTIVE_DEFINITION) {
       if (!DGRAPH_DIRECTIVES.has(def.name.value) && !APOLLO_DIRECTIVES.has(def.name.value)) {
         foreign.add(def.name.value);
+        const args = (def.arguments ?? []).map((a) => print(a));
+        foreignArguments.set(def.name.value, args.length > 0 ? `(${args.join(", ")})` : "");
       }
       continue;
     }
@@ -76,7 +82,11 @@ export function parseInputSchema(sdl: string): InputDocument {
     }
     definitions.push(def);
   }
-  return { doc: { kind: Kind.DOCUMENT, definitions }, foreignDirectives: foreign };
+  return {
+    doc: { kind: Kind.DOCUMENT, definitions },
+    foreignDirectives: foreign,
+    foreignDirectiveArguments: foreignArguments,
+  };
 }
 
 /** `type Query` and `extend type Query` (likewise Mutation) become one definition. */
