@@ -227,6 +227,21 @@ export class ApiClient {
     return this.request("GET", `/api/apps/${enc(app)}/graph/schema`);
   }
 
+  /** The app's graph as Dgraph's export files in a .tar.gz: the archive and its file name. */
+  async graphExport(app: string, format: "rdf" | "json"): Promise<{ blob: Blob; filename: string }> {
+    const path = `/api/apps/${enc(app)}/graph/export?format=${format}`;
+    const res = await fetch(this.baseUrl + path, { headers: { Authorization: `Bearer ${this.token}` } });
+    if (!res.ok) {
+      const body = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
+      const message = body?.error?.message ?? `GET ${path} failed with HTTP ${res.status}`;
+      if (res.status === 401) this.onUnauthorized(message);
+      throw new ApiError(res.status, codeForStatus(res.status), message);
+    }
+    const disposition = res.headers.get("content-disposition") ?? "";
+    const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `${app}-export.tar.gz`;
+    return { blob: await res.blob(), filename };
+  }
+
   async graphDrop(app: string, allDataAndSchema: boolean): Promise<void> {
     await this.request("POST", `/api/apps/${enc(app)}/graph/drop`, { allDataAndSchema });
   }

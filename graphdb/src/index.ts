@@ -37,6 +37,9 @@ export type {
   QueryResponse,
   TxnContext,
 } from "./engine/engine-api.ts";
+export type { ExportFormat, ExportResult } from "./engine/export-writer.ts";
+/** Dgraph's export of one namespace (data, DQL schema, GraphQL schema) into a folder of gzipped files. */
+export { exportNamespace } from "./engine/export-writer.ts";
 export type { GraphDBOptions } from "./engine/graph-db.ts";
 export { DEFAULT_QUERY_TIMEOUT_MS, GraphDB } from "./engine/graph-db.ts";
 export { GALAXY_NAMESPACE } from "./engine/namespace.ts";

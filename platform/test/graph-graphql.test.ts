@@ -3,6 +3,11 @@
  * graph database. A schema is set, read back with its generated schema, refused with Dgraph's texts and
  * lines (the previous one keeps serving), and queried; another app sees none of it.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Json, startTestPlatform, type TestPlatform } from "./support/test-platform.ts";
 
@@ -116,6 +121,38 @@ describe("the Graph tab's GraphQL API, per app", () => {
     expect((await graphql("alpha", { query: "{ queryPerson { name } }" })).body).toEqual({
       data: { queryPerson: [{ name: "Ada" }] },
     });
+  });
+
+  it("exports the app's graph as a .tar.gz of Dgraph's export files, RDF or JSON", async () => {
+    const download = async (format: string) =>
+      fetch(`${t.platform.url}/api/apps/alpha/graph/export?format=${format}`, {
+        headers: { Authorization: `Bearer ${t.platform.adminToken}` },
+      });
+    const res = await download("rdf");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/gzip");
+    expect(res.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="alpha-dgraph\.r\d+\.u[\d.]+\.tar\.gz"$/,
+    );
+    const dir = mkdtempSync(join(tmpdir(), "export-test-"));
+    try {
+      writeFileSync(join(dir, "export.tar.gz"), Buffer.from(await res.arrayBuffer()));
+      await tar.extract({ file: join(dir, "export.tar.gz"), cwd: dir });
+      const [folder] = readdirSync(dir).filter((f) => f.startsWith("dgraph."));
+      expect(readdirSync(join(dir, folder)).sort()).toEqual([
+        "g01.gql_schema.gz",
+        "g01.rdf.gz",
+        "g01.schema.gz",
+      ]);
+      const rdf = gunzipSync(readFileSync(join(dir, folder, "g01.rdf.gz"))).toString();
+      expect(rdf).toMatch(/<Person\.name> "Ada"\^\^<xs:string>/);
+      expect(gunzipSync(readFileSync(join(dir, folder, "g01.gql_schema.gz"))).toString()).toBe(SCHEMA);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const other = await download("rdf").then((r) => r.arrayBuffer());
+    expect(other.byteLength).toBeGreaterThan(0);
+    expect((await download("csv")).status).toBe(400);
   });
 
   it("is behind the admin token", async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
+import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform } from "../../platform/src/index.ts";
 import { launchChromium } from "../support/chromium-browser.ts";
@@ -51,7 +52,7 @@ describe("console in a browser", () => {
       graphdb: { httpPort: 0, grpcPort: 0 },
       runtime: fixtureAppRuntime(),
     });
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
     page.setDefaultTimeout(10_000);
     page.on("pageerror", (err) => consoleErrors.push(err.message));
     page.on("console", (message) => {
@@ -300,6 +301,24 @@ describe("console in a browser", () => {
     expect(await entries.nth(0).textContent()).toContain("{ queryPerson { name age } }");
     expect(await entries.nth(1).textContent()).toContain("mutation { addPerson(");
     await shot("12-graphql-explorer");
+
+    // The export downloads Dgraph's files of the app's graph, with the person just added.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download export (RDF)" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^${APP}-dgraph\\.r\\d+\\.u[\\d.]+\\.tar\\.gz$`));
+    const saved = join(SCREENSHOTS, "export.tar.gz");
+    await download.saveAs(saved);
+    const listed: string[] = [];
+    await tar.list({ file: saved, onReadEntry: (entry) => listed.push(entry.path) });
+    expect(
+      listed
+        .map((p) => p.split("/").pop())
+        .filter(Boolean)
+        .sort(),
+    ).toEqual(["g01.gql_schema.gz", "g01.rdf.gz", "g01.schema.gz"]);
+    await page.getByText(/^Downloaded .*\.tar\.gz\.$/).waitFor();
 
     await entries.nth(1).getByRole("button").click();
     expect(await query.inputValue()).toContain("mutation { addPerson(");

@@ -1,5 +1,10 @@
-import { DgraphError, GraphQLSchemaError, GraphQLService } from "@trellis/graphdb";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { Readable } from "node:stream";
+import { DgraphError, exportNamespace, GraphQLSchemaError, GraphQLService } from "@trellis/graphdb";
 import type { FastifyInstance } from "fastify";
+import * as tar from "tar";
 import type { PlatformContext } from "../platform-context.ts";
 import { badRequest } from "./api-errors.ts";
 
@@ -39,6 +44,38 @@ export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
     const data = JSON.parse(res.json) as { schema?: unknown[]; types?: unknown[] };
     return { schema: data.schema ?? [], types: data.types ?? [] };
   });
+
+  api.get<{ Params: { app: string }; Querystring: { format?: string } }>(
+    "/api/apps/:app/graph/export",
+    async (request, reply) => {
+      const { app } = request.params;
+      const format = request.query.format ?? "rdf";
+      if (format !== "rdf" && format !== "json") throw badRequest('format must be "rdf" or "json"');
+      const namespace = await namespaceOf(app);
+      const work = await mkdtemp(join(tmpdir(), "trellis-export-"));
+      const cleanup = () => void rm(work, { recursive: true, force: true });
+      try {
+        const graphqlSchema = (await graphql.storedSchema(namespace))?.schema;
+        const result = await exportNamespace(ctx.graph, namespace, format, work, graphqlSchema);
+        const folder = basename(result.folder);
+        // Streamed from the files on disk (an export can be large); the folder goes once it is sent.
+        const archive = Readable.from(
+          tar.create({ gzip: true, cwd: work, portable: true }, [
+            folder,
+          ]) as unknown as AsyncIterable<Uint8Array>,
+        );
+        archive.once("close", cleanup);
+        ctx.logger.info({ app, namespace, format }, "app graph exported from the console");
+        return reply
+          .header("content-type", "application/gzip")
+          .header("content-disposition", `attachment; filename="${app}-${folder}.tar.gz"`)
+          .send(archive);
+      } catch (e) {
+        cleanup();
+        throw e;
+      }
+    },
+  );
 
   api.post<{ Params: { app: string }; Body: { allDataAndSchema?: unknown } }>(
     "/api/apps/:app/graph/drop",

@@ -4,6 +4,7 @@ import { AsyncView } from "../../components/AsyncView.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { ErrorBanner } from "../../components/ErrorBanner.tsx";
 import { useAsync } from "../../use-async.ts";
+import { useFormAction } from "../../use-form-action.ts";
 import { GraphQLSchemaEditor } from "./GraphQLSchemaEditor.tsx";
 
 // graphql-js and the language service load with the explorer, not with the console.
@@ -170,6 +171,8 @@ export function GraphTab({ app }: { app: string }) {
         </AsyncView>
       </section>
 
+      <GraphExport app={app} />
+
       <section className="danger-zone" aria-labelledby="drop-title">
         <h2 id="drop-title">Drop data</h2>
         <p>Deletes every node and edge of this app's graph. Other apps are not affected.</p>
@@ -207,5 +210,49 @@ export function GraphTab({ app }: { app: string }) {
         {drop === "data" ? <p>The schema and types are kept.</p> : null}
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** Downloads the app's graph as Dgraph's export files (data, DQL schema, GraphQL schema) in a .tar.gz. */
+function GraphExport({ app }: { app: string }) {
+  const api = useApi();
+  const { busy, error, run } = useFormAction();
+  const [saved, setSaved] = useState<string | null>(null);
+  const download = (format: "rdf" | "json") =>
+    run(async () => {
+      setSaved(null);
+      const { blob, filename } = await api.graphExport(app, format);
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = filename;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setSaved(filename);
+    });
+  return (
+    <section className="stack" aria-labelledby="export-title">
+      <h2 id="export-title">Export</h2>
+      <p className="muted">
+        Dgraph's export files of this app's graph: the data, the DQL schema and the GraphQL schema, in one
+        .tar.gz. Export before you drop data.
+      </p>
+      <div className="actions">
+        <button type="button" disabled={busy} onClick={() => void download("rdf")}>
+          Download export (RDF)
+        </button>
+        <button type="button" disabled={busy} onClick={() => void download("json")}>
+          Download export (JSON)
+        </button>
+      </div>
+      {error ? <ErrorBanner error={error} context="Export failed" /> : null}
+      {saved ? (
+        <p className="success" role="status">
+          Downloaded {saved}.
+        </p>
+      ) : null}
+    </section>
   );
 }
