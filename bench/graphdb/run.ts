@@ -21,7 +21,7 @@ import { checkResponse, type ServerChild, startServerChild } from "./http-client
 import { type LatencyStats, type MeasureOptions, measure, rate } from "./latency.ts";
 import { connect, createTables, loadPostgres, resetSchema } from "./postgres.ts";
 import { log, Progress } from "./progress.ts";
-import { dqlPred, nquadChunks, type QuadSet, usedNodeCount } from "./quads.ts";
+import { dqlPred, nquadChunks, usedNodeCount } from "./quads.ts";
 import { type DatasetReport, type Measurement, type ResultRow, ratioOf, renderDataset } from "./report.ts";
 import { fmtInt } from "./table.ts";
 import { type QueryCase, type Workload, workloads } from "./workloads.ts";
