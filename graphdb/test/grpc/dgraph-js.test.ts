@@ -66,12 +66,13 @@ describe("dgraph-js against the gRPC server (ACL on)", () => {
     });
 
     it("refreshes an expired access token transparently (UNAUTHENTICATED → retryLogin)", async () => {
-      const shortLived = await h.extraGrpc({ aclAccessTtlMs: 1_000 });
+      // JWT expiry has a one-second granularity, so a token lives between TTL - 1 s and TTL: two seconds
+      // leave the refreshed token at least one to carry the retried query, even on a loaded machine.
+      const shortLived = await h.extraGrpc({ aclAccessTtlMs: 2_000 });
       const s = h.stub(shortLived);
       await s.login("groot", "password");
       const c = new dgraph.DgraphClient(s);
-      // JWT expiry has a one-second granularity.
-      await new Promise((r) => setTimeout(r, 2_100));
+      await new Promise((r) => setTimeout(r, 3_100));
       const res = await c.newTxn().query("{ q(func: uid(1)) { uid } }");
       expect(res.getJson()).toEqual({ q: [{ uid: "0x1" }] });
     });
