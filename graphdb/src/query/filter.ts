@@ -26,7 +26,7 @@ import {
 } from "./exec-context.ts";
 import { type CompareOp, type PreparedFunction, pickTokenizer, prepareFunction } from "./function-context.ts";
 import { selectValues, valuesForFunction } from "./lang-select.ts";
-import { valueVarMatches } from "./root-functions.ts";
+import { geoTest, valueVarMatches } from "./root-functions.ts";
 import { compareVals } from "./value-compare.ts";
 import { compareMatches, fuzzyMatches, regexMatches, textMatches } from "./value-match.ts";
 import type { VarScope } from "./var-store.ts";
@@ -166,7 +166,19 @@ function evalFilterFunction(
       const rows = reader.uidsMany(p.attr, candidates);
       return filterUids(candidates, (_u, i) => intersects(rows[i], p.uids));
     }
+    case "geo":
+      return filterGeo(ctx, p, candidates);
   }
+}
+
+/** near/within/contains/intersects: the exact geometric test over the candidates' values. */
+function filterGeo(ctx: ExecContext, p: Prepared<"geo">, candidates: UidList): UidList {
+  const rows = readValues(ctx, p.attr, candidates);
+  const test = geoTest(ctx, p);
+  return filterUids(candidates, (_u, i) => {
+    for (const v of valuesForFunction(rows[i], "", p.schema.list)) if (test(v.value)) return true;
+    return false;
+  });
 }
 
 /** eq/le/lt/ge/gt/between over the candidates' values (the value posting path of Dgraph's worker). */

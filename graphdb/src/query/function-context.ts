@@ -11,12 +11,15 @@ import type { PredicateSchema } from "../core/schema-types.ts";
 import type { FunctionArg, FunctionCall } from "../dql/ast.ts";
 import { sortedUids, unionAll } from "../posting/uid-algebra.ts";
 import { fulltextStrings } from "../tokenizer/fulltext.ts";
+import { geoCoverTokens } from "../tokenizer/geo.ts";
 import { getTokenizer, queryTokens } from "../tokenizer/registry.ts";
 import { termStrings } from "../tokenizer/term.ts";
 import { stringToken } from "../tokenizer/token-bytes.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import { regexTrigrams, trigramStrings } from "../tokenizer/trigram.ts";
 import { convertFunctionArg, convertValue } from "../types/convert.ts";
+import { circleBoundingBox } from "../types/geo.ts";
+import { type GeoOp, type GeoQuery, geoQueryShape, shapeBoundingBox } from "../types/geo-predicates.ts";
 import type { ExecContext } from "./exec-context.ts";
 import { compileDqlRegexp, type DqlRegexp } from "./regular-expression.ts";
 import { uidsOfVars, type VarScope } from "./var-store.ts";
@@ -70,7 +73,9 @@ export type PreparedFunction =
       flags: string;
     }
   | { kind: "match"; attr: string; schema: PredicateSchema; lang: string; text: string; max: number }
-  | { kind: "uidIn"; attr: string; reverse: boolean; schema: PredicateSchema; uids: UidList };
+  | { kind: "uidIn"; attr: string; reverse: boolean; schema: PredicateSchema; uids: UidList }
+  /** near/within/contains/intersects: the query shape and the geo index cells to look up at root. */
+  | { kind: "geo"; attr: string; schema: PredicateSchema; query: GeoQuery; tokens: Uint8Array[] };
 
 /** Dgraph's `langForFunc`: functions take at most one language. */
 function langForFunc(langs: readonly string[]): string {
@@ -209,6 +214,11 @@ export function prepareFunction(
       return prepareMatch(ctx, fn);
     case "uid_in":
       return prepareUidIn(ctx, fn, atRoot, scope);
+    case "near":
+    case "within":
+    case "contains":
+    case "intersects":
+      return prepareGeo(ctx, fn, fn.name);
     case "checkpwd":
       throw new DgraphError(`Invalid function name: ${fn.name}`);
     default:
@@ -399,6 +409,63 @@ function prepareUidIn(
   checkReverse(schema, reverse);
   lists.push(sortedUids(literal));
   return { kind: "uidIn", attr, reverse, schema, uids: unionAll(lists) };
+}
+
+/** Go's strconv.ParseFloat syntax (decimal, exponent, inf, nan). */
+const GO_FLOAT = /^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|infinity|nan)$/i;
+
+/** `near`'s distance in metres (Dgraph's GetGeoTokens checks). */
+function nearDistance(text: string): number {
+  if (!GO_FLOAT.test(text)) {
+    throw new DgraphError(
+      `Error while converting distance to float: strconv.ParseFloat: parsing ${JSON.stringify(text)}: invalid syntax`,
+    );
+  }
+  const lower = text.toLowerCase().replace(/^\+/, "");
+  const meters =
+    lower.endsWith("inf") || lower.endsWith("infinity")
+      ? (lower.startsWith("-") ? -1 : 1) * Infinity
+      : Number(text);
+  if (meters < 0) throw new DgraphError("Distance cannot be negative");
+  if (!(meters > 0)) throw new DgraphError("Invalid max distance specified for a near query");
+  return meters;
+}
+
+/** The geo function's query (Dgraph's GetGeoTokens and queryTokensGeo checks, in their order). */
+function geoQueryOf(fn: FunctionCall, op: GeoOp): GeoQuery {
+  const want = op === "near" ? 2 : 1;
+  if (fn.args.length !== want) {
+    throw new DgraphError(`${op} function requires ${want} arguments, but got ${fn.args.length}`);
+  }
+  const arg = fn.args[0];
+  const meters = op === "near" ? nearDistance(literalTexts(fn)[0] ?? "") : 0;
+  const shape = geoQueryShape(
+    arg.kind === "GeoArg" ? arg.coordinates : arg.kind === "LiteralArg" ? arg.value : "",
+  );
+  if (op === "near" && shape.kind !== "point") throw new DgraphError("Require a point for a within query.");
+  if ((op === "within" || op === "intersects") && shape.kind !== "polygons") {
+    throw new DgraphError(`Require a polygon for ${op} query`);
+  }
+  return { op, shape, meters };
+}
+
+/**
+ * near/within/contains/intersects. The geo index is needed at root and in filters alike (Dgraph's
+ * needsIndex); its tokens are the cells covering the query's bounding box (the circle's for near).
+ */
+function prepareGeo(ctx: ExecContext, fn: FunctionCall, op: GeoOp): PreparedFunction {
+  const { attr } = predicateAttr(fn);
+  const query = geoQueryOf(fn, op);
+  const schema = ctx.reader.schema.predicate(attr);
+  if (schema === undefined) return { kind: "none" };
+  if (schema.tokenizers.length === 0) throw new DgraphError(`Predicate ${attr} is not indexed`);
+  if (!hasTokenizer(schema, "geo")) return { kind: "none" };
+  const shape = query.shape;
+  const box =
+    op === "near" && shape.kind === "point"
+      ? circleBoundingBox(shape.point[0], shape.point[1], query.meters)
+      : shapeBoundingBox(shape);
+  return { kind: "geo", attr, schema, query, tokens: geoCoverTokens(box) };
 }
 
 /** Index tokens of a comparison argument (Dgraph's getInequalityTokens, first step). */

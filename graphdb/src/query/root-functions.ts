@@ -10,6 +10,8 @@ import type { FilterTree, FunctionCall } from "../dql/ast.ts";
 import { EMPTY_UID_LIST, filterUids, intersectAll, unionAll } from "../posting/uid-algebra.ts";
 import { convertFunctionArg } from "../types/convert.ts";
 import { parseDateTime } from "../types/datetime.ts";
+import type { GeoJsonGeometry } from "../types/geo.ts";
+import { geoMatches, geoWeight } from "../types/geo-predicates.ts";
 import {
   type ExecContext,
   FIRST_TEST_CHUNK,
@@ -68,6 +70,8 @@ export function evalPreparedRoot(ctx: ExecContext, p: PreparedFunction): UidList
       return rootMatch(ctx, p);
     case "uidIn":
       throw new DgraphError("uid_in function not allowed at root");
+    case "geo":
+      return recheck(ctx, p.attr, "", p.schema.list, geoCandidates(ctx, p), geoTest(ctx, p));
   }
 }
 
@@ -90,6 +94,8 @@ export function* evalRootInSteps(ctx: ExecContext, p: PreparedFunction): Steps<U
         fuzzyMatches(text, v, max, budget),
       );
     }
+    case "geo":
+      return yield* recheckInSteps(ctx, p.attr, "", p.schema.list, geoCandidates(ctx, p), geoTest(ctx, p));
     default:
       return evalPreparedRoot(ctx, p);
   }
@@ -556,4 +562,21 @@ function rootMatch(ctx: ExecContext, p: Prepared<"match">): UidList {
   return recheck(ctx, p.attr, langOf(p), p.schema.list, matchCandidates(ctx, p), (v) =>
     fuzzyMatches(p.text, v, p.max, budget),
   );
+}
+
+/** The uids the geo index offers for a geo function: those sharing a cell with the query's cover. */
+function geoCandidates(ctx: ExecContext, p: Prepared<"geo">): UidList {
+  ctx.budget.tick(p.tokens.length);
+  return unionAll(p.tokens.map((t) => ctx.reader.index(p.attr, t)));
+}
+
+/** The exact geometric test of a geo function on one value, charged by the value's size. */
+export function geoTest(ctx: ExecContext, p: Prepared<"geo">): (v: TypedValue) => boolean {
+  const budget = ctx.budget;
+  return (v) => {
+    if (v.type !== "geo") return false;
+    const g = v.value as GeoJsonGeometry;
+    budget.tick(geoWeight(g));
+    return geoMatches(p.query, g);
+  };
 }

@@ -137,7 +137,8 @@ export function boundingBox(g: GeoJsonGeometry): [number, number, number, number
   return [minX, minY, maxX, maxY];
 }
 
-const EARTH_RADIUS_METERS = 6_371_008.8;
+/** The mean Earth radius (IUGG), for great-circle distances. */
+export const EARTH_RADIUS_METERS = 6_371_008.8;
 
 /**
  * `[minLng, minLat, maxLng, maxLat]` enclosing the circle of `meters` around a point (for `near`):
