@@ -16,6 +16,7 @@ import {
   Kind,
 } from "graphql";
 import { type CustomHttp, callCustomHttp, customHttpOf } from "./custom-http.ts";
+import { resolveEntities } from "./entities-resolver.ts";
 import { resolveMutationField } from "./mutation-resolvers.ts";
 import type { OperationContext } from "./operation-context.ts";
 import { resolveQueryField } from "./query-resolvers.ts";
@@ -99,6 +100,12 @@ export const fieldResolver: GraphQLFieldResolver<unknown, OperationContext> = (s
   const custom = customHttpOf(info.parentType.getFields()[info.fieldName]?.astNode);
   if (custom !== undefined) {
     return resolveCustom(ctx, custom, args, info, root ? undefined : (source as Record<string, unknown>));
+  }
+  if (info.parentType === info.schema.getQueryType() && info.fieldName === "_service") {
+    return { sdl: ctx.build.serviceSdl ?? "" };
+  }
+  if (info.parentType === info.schema.getQueryType() && info.fieldName === "_entities") {
+    return resolveEntities(ctx, args, info);
   }
   if (
     info.parentType === info.schema.getQueryType() ||

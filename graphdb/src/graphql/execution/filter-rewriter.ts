@@ -51,6 +51,10 @@ function keyDql(model: SchemaModel, type: TypeModel, key: string, value: unknown
   }
   const field = type.fields.find((f) => f.name === key);
   if (field === undefined) return undefined;
+  if (field.storedId) {
+    const values = listOf(value).filter((v) => v !== null);
+    return `eq(${dqlPredicateOf(field)}, ${values.length === 0 ? '""' : values.map(dqlValue).join(", ")})`;
+  }
   if (field.kind === "id") {
     const ids = listOf(value).map(parseId);
     return `uid(${ids.length === 0 ? "" : ids.join(", ")})`;
@@ -180,6 +184,11 @@ export function rootFunction(type: TypeModel, filter: unknown): string | undefin
     if (key === "and" || key === "or" || key === "not" || key === "has") continue;
     const field = type.fields.find((f) => f.name === key);
     if (field === undefined) continue;
+    if (field.storedId) {
+      const values = listOf(value[key]).filter((v) => v !== null);
+      if (values.length > 0) return `eq(${dqlPredicateOf(field)}, ${values.map(dqlValue).join(", ")})`;
+      continue;
+    }
     if (field.kind === "id") {
       const ids = listOf(value[key]).map(parseId);
       if (ids.length > 0) return `uid(${ids.join(", ")})`;

@@ -167,7 +167,7 @@ export class ObjectWriter implements EdgeScope {
         continue;
       }
       const f = type.fields.find((x) => x.name === name);
-      if (f === undefined || f.predicate === "" || f.reverse || f.kind === "id") continue;
+      if (f === undefined || f.predicate === "" || f.reverse || (f.kind === "id" && !f.storedId)) continue;
       const values = f.list && Array.isArray(value) ? value : [value];
       if (isEdge(f)) {
         for (const ref of values) {

@@ -176,7 +176,7 @@ export function selectionDql(
       continue;
     }
     if (f === undefined || f.custom) continue;
-    if (f.kind === "id") {
+    if (f.kind === "id" && !f.storedId) {
       lines.push(`${key} : uid`);
       continue;
     }
@@ -251,7 +251,7 @@ export function cascadeDql(ctx: RewriteContext, node: FieldNode, target?: TypeMo
   if (names.length === 0) return " @cascade";
   const preds = names.map((name) => {
     const f = target?.fields.find((x) => x.name === name);
-    return f === undefined || f.kind === "id" ? "uid" : dqlPredicateOf(f);
+    return f === undefined || (f.kind === "id" && !f.storedId) ? "uid" : dqlPredicateOf(f);
   });
   return ` @cascade(${preds.join(", ")})`;
 }
@@ -260,7 +260,7 @@ export function cascadeDql(ctx: RewriteContext, node: FieldNode, target?: TypeMo
 export function cascadeSelection(ctx: RewriteContext, node: FieldNode, target?: TypeModel): string {
   const preds = cascadeFields(ctx, node).flatMap((name) => {
     const f = target?.fields.find((x) => x.name === name);
-    return f === undefined || f.kind === "id" || f.predicate === "" ? [] : [dqlPredicateOf(f)];
+    return f === undefined || f.predicate === "" ? [] : [dqlPredicateOf(f)];
   });
   return preds.length === 0 ? "" : ` ${preds.join(" ")}`;
 }
@@ -276,7 +276,7 @@ function lambdaParentSelection(type: TypeModel | undefined): string {
       (f) =>
         f.kind === "id" || ((f.kind === "scalar" || f.kind === "enum") && f.predicate !== "" && !f.reverse),
     )
-    .map((f) => `${type.name}.${f.name} : ${f.kind === "id" ? "uid" : dqlPredicateOf(f)}`)
+    .map((f) => `${type.name}.${f.name} : ${f.kind === "id" && !f.storedId ? "uid" : dqlPredicateOf(f)}`)
     .join(" ");
 }
 

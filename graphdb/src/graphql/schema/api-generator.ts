@@ -45,7 +45,7 @@ const multiLanguage = (f: FieldModel) => f.lang?.includes(":") ?? false;
 /** Non-list scalar fields with Min/Max aggregates (the orderables plus multi-language fields). */
 function aggregatables(type: TypeModel): FieldModel[] {
   return apiFields(type).filter(
-    (f) => !f.list && (ORDERABLE_TYPES.has(f.typeName) || (f.kind === "id" && f.external)) && f.kind !== "id",
+    (f) => !f.list && ((ORDERABLE_TYPES.has(f.typeName) && f.kind !== "id") || f.storedId),
   );
 }
 
@@ -85,7 +85,15 @@ function inputType(f: FieldModel, nullable: boolean): string {
   return nullable || !f.nonNull ? element : `${element}!`;
 }
 
-export function generateApi(model: SchemaModel): GeneratedApi {
+export interface GenerateOptions {
+  /**
+   * For a federated `_service` SDL (reference §4.3): extended types get no get/query/aggregate (the gateway
+   * reaches them through `_entities`), and fields of an extended type get no arguments or Aggregate sibling.
+   */
+  service?: boolean;
+}
+
+export function generateApi(model: SchemaModel, options: GenerateOptions = {}): GeneratedApi {
   const api: GeneratedApi = {
     types: new Map(),
     enums: new Map(),
@@ -100,12 +108,12 @@ export function generateApi(model: SchemaModel): GeneratedApi {
     const type = model.types.get(name) as TypeModel;
     if (type.remote) continue;
     if (type.kind === "union") generateUnion(api, type);
-    else generateType(api, model, type);
+    else generateType(api, model, type, options.service === true);
   }
   for (const name of model.order) {
     const type = model.types.get(name) as TypeModel;
     if (type.remote || type.kind === "union") continue;
-    addFieldArguments(api, model, type);
+    addFieldArguments(api, model, type, options.service === true);
   }
   cleanEmptyInputs(api);
   return api;
@@ -126,7 +134,7 @@ function generateUnion(api: GeneratedApi, type: TypeModel): void {
   });
 }
 
-function generateType(api: GeneratedApi, model: SchemaModel, type: TypeModel): void {
+function generateType(api: GeneratedApi, model: SchemaModel, type: TypeModel, service: boolean): void {
   const T = type.name;
   const t = lowerFirst(T);
   const id = idField(type);
@@ -143,7 +151,8 @@ function generateType(api: GeneratedApi, model: SchemaModel, type: TypeModel): v
 
   // Filter
   const filter: string[] = [];
-  if (id !== undefined) filter.push(`${id.name}: [ID!]`);
+  const listedId = id ?? type.fields.find((f) => f.storedId);
+  if (listedId !== undefined) filter.push(`${listedId.name}: [ID!]`);
   for (const f of apiFields(type)) {
     if (f.search.length === 0) continue;
     const name = filterName(f.search, f.kind === "enum" ? f.typeName : undefined);
@@ -217,6 +226,7 @@ function generateType(api: GeneratedApi, model: SchemaModel, type: TypeModel): v
   }
   if (g.query) queries.push(`query${T}${listArgs}: [${T}]`);
   if (g.aggregate) queries.push(`aggregate${T}(filter: ${T}Filter): ${T}AggregateResult`);
+  if (service && type.extended) queries.length = 0;
   api.query.push(...queries);
   if (type.withSubscription || g.subscription) {
     api.subscription.push(...queries.filter((q) => !q.startsWith(`check${T}Password`)));
@@ -246,7 +256,7 @@ function refFields(
   }
   const out = [
     ...(id ? [`${id.name}: ID`] : []),
-    ...fields.filter((f) => f.kind !== "id").map((f) => `${f.name}: ${inputType(f, true)}`),
+    ...fields.filter((f) => f.kind !== "id" || f.storedId).map((f) => `${f.name}: ${inputType(f, true)}`),
   ];
   if (type.secret) out.push(`${type.secret.field}: String`);
   if (out.length === 1) out[0] = `${out[0]}!`;
@@ -254,7 +264,7 @@ function refFields(
 }
 
 /** Arguments on the input types' edge fields, and `<f>Aggregate` siblings for lists of objects. */
-function addFieldArguments(api: GeneratedApi, model: SchemaModel, type: TypeModel): void {
+function addFieldArguments(api: GeneratedApi, model: SchemaModel, type: TypeModel, service: boolean): void {
   const args = new Map<string, string>();
   const aggregates: string[] = [];
   for (const f of type.fields) {
@@ -262,7 +272,7 @@ function addFieldArguments(api: GeneratedApi, model: SchemaModel, type: TypeMode
     if (f.kind !== "object" && f.kind !== "interface" && f.kind !== "union") continue;
     const target = model.types.get(f.typeName);
     if (target === undefined || target.remote) continue;
-    if (target.extended) continue;
+    if (target.extended && service) continue;
     const U = f.typeName;
     if (!f.list) {
       args.set(f.name, `(filter: ${U}Filter)`);

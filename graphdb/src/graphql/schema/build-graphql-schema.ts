@@ -14,10 +14,15 @@ import {
   parse,
   validateSchema,
 } from "graphql";
-import { generateApi } from "./api-generator.ts";
+import { type GeneratedApi, generateApi } from "./api-generator.ts";
 import { compileAuthRules, type TypeAuthRules } from "./auth-rules.ts";
 import { type AuthorizationConfig, parseAuthorizationConfig } from "./authorization-config.ts";
-import { DGRAPH_DIRECTIVES, EXTENDED_DEFINITIONS } from "./dgraph-extras.ts";
+import {
+  APOLLO_SERVICE_DIRECTIVES,
+  DGRAPH_DIRECTIVES,
+  EXTENDED_DEFINITIONS,
+  extendedDefinitions,
+} from "./dgraph-extras.ts";
 import { generateDqlSchema } from "./dql-schema.ts";
 import { APOLLO_DIRECTIVES, parseInputSchema } from "./input-document.ts";
 import { GraphQLSchemaError, type SchemaProblem } from "./schema-error.ts";
@@ -37,6 +42,8 @@ export interface GraphQLSchemaBuild {
   readonly dqlSchema: string;
   /** Some type has `@key`: Apollo Federation is on. */
   readonly federated: boolean;
+  /** With federation, what `_service { sdl }` answers (reference §4.4). */
+  readonly serviceSdl: string | undefined;
   /** The `# Dgraph.Authorization` settings, if given. */
   readonly authorization?: AuthorizationConfig;
   /** Each type's compiled `@auth` rules (interfaces' rules merged in); types without rules are absent. */
@@ -108,27 +115,7 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
   const problems = modelProblems(model);
   if (problems.length > 0) throw new GraphQLSchemaError(problems);
   const api = generateApi(model);
-
-  const input: string[] = [];
-  const customQuery: string[] = [];
-  const customMutation: string[] = [];
-  for (const def of doc.definitions) {
-    if (
-      def.kind === Kind.OBJECT_TYPE_DEFINITION &&
-      (def.name.value === "Query" || def.name.value === "Mutation")
-    ) {
-      const printed = printInputDefinition(def, keep, undefined, undefined) ?? "";
-      const fields = printed
-        .split("\n")
-        .slice(1, -1)
-        .map((l) => l.replace(/^\t/, ""));
-      (def.name.value === "Query" ? customQuery : customMutation).push(...fields);
-      continue;
-    }
-    const name = "name" in def && def.name ? def.name.value : "";
-    const text = printInputDefinition(def, keep, api.fieldArguments.get(name), api.aggregateFields.get(name));
-    if (text !== undefined) input.push(text);
-  }
+  const { input, customQuery, customMutation } = printInput(doc, api, keep);
   if (federated) {
     customQuery.push("_entities(representations: [_Any!]!): [_Entity]!", "_service: _Service!");
   }
@@ -158,6 +145,7 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
   void DGRAPH_DIRECTIVES;
   const auth = compileAuthRules(doc, schema);
   if (auth.problems.length > 0) throw new GraphQLSchemaError(auth.problems);
+  const serviceSdl = federated ? printServiceSdl(doc, model, foreignDirectives) : undefined;
   return {
     input: sdl,
     model,
@@ -165,6 +153,7 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
     schema,
     dqlSchema: generateDqlSchema(model),
     federated,
+    serviceSdl,
     authorization,
     authRules: auth.rules,
   };
@@ -200,4 +189,54 @@ function copyInterfaceFields(doc: DocumentNode): void {
     }
     if (inherited.length > 0) definitions[i] = { ...def, fields: [...inherited, ...own] };
   }
+}
+
+/** The input definitions re-printed with the generated arguments, and the custom Query/Mutation fields. */
+function printInput(
+  doc: DocumentNode,
+  api: GeneratedApi,
+  keep: (directive: string) => boolean,
+): { input: string[]; customQuery: string[]; customMutation: string[] } {
+  const input: string[] = [];
+  const customQuery: string[] = [];
+  const customMutation: string[] = [];
+  for (const def of doc.definitions) {
+    if (
+      def.kind === Kind.OBJECT_TYPE_DEFINITION &&
+      (def.name.value === "Query" || def.name.value === "Mutation")
+    ) {
+      const printed = printInputDefinition(def, keep, undefined, undefined) ?? "";
+      const fields = printed
+        .split("\n")
+        .slice(1, -1)
+        .map((l) => l.replace(/^\t/, ""));
+      (def.name.value === "Query" ? customQuery : customMutation).push(...fields);
+      continue;
+    }
+    const name = "name" in def && def.name ? def.name.value : "";
+    const text = printInputDefinition(def, keep, api.fieldArguments.get(name), api.aggregateFields.get(name));
+    if (text !== undefined) input.push(text);
+  }
+  return { input, customQuery, customMutation };
+}
+
+/**
+ * What a gateway composes (reference §4.4): the same printer, but no Apollo extras (`_Entity`, `_Any`,
+ * `_Service`, `_entities`, `_service`, the federation directive definitions), directive definitions reduced
+ * to the Apollo-supported set and the uses of the others dropped, and no get/query/aggregate of extended
+ * types nor arguments on fields of an extended type.
+ */
+function printServiceSdl(doc: DocumentNode, model: SchemaModel, foreign: ReadonlySet<string>): string {
+  const api = generateApi(model, { service: true });
+  const keep = (name: string) =>
+    !foreign.has(name) &&
+    (APOLLO_SERVICE_DIRECTIVES.has(name) || APOLLO_DIRECTIVES.has(name) || !DGRAPH_DIRECTIVES.has(name));
+  const { input, customQuery, customMutation } = printInput(doc, api, keep);
+  return printGeneratedSchema({
+    input,
+    extended: extendedDefinitions((name) => APOLLO_SERVICE_DIRECTIVES.has(name)),
+    api,
+    customQuery,
+    customMutation,
+  });
 }

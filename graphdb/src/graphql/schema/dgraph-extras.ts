@@ -194,18 +194,46 @@ const FILTERS = [
   "input StringHashFilter {\n\teq: String\n\tin: [String]\n}",
 ];
 
+/** The "Extended Definitions" section with the definitions of the directives `keep` accepts. */
+export function extendedDefinitions(keep: (directive: string) => boolean): string {
+  return [
+    SCALARS,
+    range("IntRange", "Int"),
+    range("FloatRange", "Float"),
+    range("Int64Range", "Int64"),
+    range("DateTimeRange", "DateTime"),
+    range("StringRange", "String"),
+    SUPPORT,
+    [...DGRAPH_DIRECTIVES]
+      .filter(([name]) => keep(name))
+      .map(([, definition]) => definition)
+      .join("\n"),
+    ...FILTERS,
+  ].join("\n\n");
+}
+
 /** The "Extended Definitions" section, as printed. */
-export const EXTENDED_DEFINITIONS = [
-  SCALARS,
-  range("IntRange", "Int"),
-  range("FloatRange", "Float"),
-  range("Int64Range", "Int64"),
-  range("DateTimeRange", "DateTime"),
-  range("StringRange", "String"),
-  SUPPORT,
-  [...DGRAPH_DIRECTIVES.values()].join("\n"),
-  ...FILTERS,
-].join("\n\n");
+export const EXTENDED_DEFINITIONS = extendedDefinitions(() => true);
+
+/**
+ * The directives whose definitions a federated `_service` SDL keeps (reference §4.4): gateway composition
+ * chokes on directives with non-scalar arguments, so `@auth`, `@custom`, `@cascade`, `@cacheControl` and
+ * `@generate` are left out, and their uses on types and fields with them.
+ */
+export const APOLLO_SERVICE_DIRECTIVES: ReadonlySet<string> = new Set([
+  "hasInverse",
+  "search",
+  "embedding",
+  "dgraph",
+  "id",
+  "default",
+  "withSubscription",
+  "secret",
+  "remote",
+  "remoteResponse",
+  "lambda",
+  "lambdaOnMutate",
+]);
 
 /** Names Dgraph injects: a user type may not reuse them. */
 export const INJECTED_NAMES: ReadonlySet<string> = new Set(

@@ -71,7 +71,7 @@ export function generateDqlSchema(model: SchemaModel): string {
         lang: f.lang !== undefined,
       };
       if (f.lang !== undefined) p.lang = true;
-      if (f.kind === "id" && f.external) {
+      if (f.kind === "id" && (f.external || f.storedId)) {
         p.type = "string";
         addIndex(p, "hash");
         p.upsert = true;

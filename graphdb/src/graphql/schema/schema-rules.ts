@@ -111,7 +111,7 @@ function fieldProblems(model: SchemaModel, type: TypeModel, f: FieldModel): Sche
   if (f.name.endsWith("Aggregate")) {
     at(`Aggregate is a reserved keyword and you cannot declare a field with this name.`);
   }
-  if (f.xid) {
+  if (f.xid && !f.storedId) {
     if (!["String", "Int", "Int64"].includes(f.typeName) || f.list) {
       out.push({
         message: `Type ${type.name}; Field ${f.name}: with @id directive must be of type String, Int or Int64, not ${f.typeText}`,

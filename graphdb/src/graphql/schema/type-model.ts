@@ -46,6 +46,11 @@ export interface FieldModel {
   readonly lambda: boolean;
   /** `@external` (federation). */
   readonly external: boolean;
+  /**
+   * The `ID` key of an extended type (federation): its value comes from the owning service, so it is
+   * stored as a string predicate rather than being the node's uid.
+   */
+  readonly storedId: boolean;
   /** Where it was declared: the interface it is inherited from, or the type itself. */
   readonly declaredIn: string;
   readonly line: number;
@@ -212,6 +217,13 @@ export function buildTypeModel(doc: DocumentNode): SchemaModel {
       remote.add(def.name.value);
     }
   }
+  // Extended types' keys (`extend type X @key(fields: "id")`): the owner's ID, stored here as a value.
+  const extendedKeys = new Map<string, string>();
+  for (const def of doc.definitions) {
+    if (def.kind !== Kind.OBJECT_TYPE_DEFINITION || directive(def, "extends") === undefined) continue;
+    const key = stringArgument(directive(def, "key"), "fields");
+    if (key !== undefined) extendedKeys.set(def.name.value, key.trim());
+  }
   const dgraphTypeOf = new Map<string, string>();
   for (const def of doc.definitions) {
     if (def.kind === Kind.OBJECT_TYPE_DEFINITION || def.kind === Kind.INTERFACE_TYPE_DEFINITION) {
@@ -233,7 +245,9 @@ export function buildTypeModel(doc: DocumentNode): SchemaModel {
     const lambda = directive(node, "lambda") !== undefined;
     const pred = stringArgument(directive(node, "dgraph"), "pred");
     const prefix = dgraphTypeOf.get(owner) ?? owner;
-    let predicate = kind === "id" || custom || lambda ? "" : (pred ?? `${prefix}.${node.name.value}`);
+    const storedId = kind === "id" && extendedKeys.get(owner) === node.name.value;
+    let predicate =
+      (kind === "id" && !storedId) || custom || lambda ? "" : (pred ?? `${prefix}.${node.name.value}`);
     const reverse = predicate.startsWith("~");
     let lang: string | undefined;
     const at = predicate.indexOf("@");
@@ -251,7 +265,7 @@ export function buildTypeModel(doc: DocumentNode): SchemaModel {
       predicate,
       reverse,
       lang,
-      xid: id !== undefined,
+      xid: id !== undefined || storedId,
       xidInterface: booleanArgument(id, "interface") === true,
       search:
         kind === "object" || kind === "interface" || kind === "union"
@@ -261,6 +275,7 @@ export function buildTypeModel(doc: DocumentNode): SchemaModel {
       custom,
       lambda,
       external: directive(node, "external") !== undefined,
+      storedId,
       declaredIn: owner,
       line: node.loc?.startToken.line ?? 0,
       column: node.loc?.startToken.column ?? 0,
@@ -369,7 +384,7 @@ function linkInverses(types: Map<string, TypeModel>): void {
 
 /** The type's `ID` field, if it has one. */
 export function idField(type: TypeModel): FieldModel | undefined {
-  return type.fields.find((f) => f.kind === "id");
+  return type.fields.find((f) => f.kind === "id" && !f.storedId);
 }
 
 /** Fields stored as predicates (not ID, not custom/lambda, not reverse). */
