@@ -125,7 +125,7 @@ export function polygonSide(p: Position, rings: Rings): number {
   if (shell <= 0) return shell;
   for (let i = 1; i < rings.length; i++) {
     const hole = ringSide(p, rings[i]);
-    if (hole >= 0) return -hole;
+    if (hole >= 0) return hole > 0 ? -1 : 0;
   }
   return 1;
 }

@@ -176,6 +176,15 @@ describe("generated queries", () => {
     ]);
   });
 
+  it("filters on a Point with near (great-circle distance in metres)", async () => {
+    const near = (distance: number) =>
+      `queryPost(filter: { place: { near: { coordinate: { latitude: 48.86, longitude: 2.35 }, distance: ${distance} } } }) { title }`;
+    // The post is 1112 m south of the coordinate.
+    const r = await gql(`{ inside: ${near(1200)} outside: ${near(1000)} }`);
+    expect(r.errors).toBeUndefined();
+    expect(r.data).toEqual({ inside: [{ title: "Graph databases explained" }], outside: [] });
+  });
+
   it("drops nodes missing a selected field with @cascade, or only the listed fields", async () => {
     const r = await gql(`{
       all: queryPost(order: { asc: likes }) @cascade { title place { latitude } }
