@@ -13,11 +13,14 @@ import { buildGraphQLSchema } from "../../src/graphql/schema/build-graphql-schem
 const SCHEMA = `
 type Mission @key(fields: "id") {
   id: ID!
-  crew: [Astronaut]
+  crew: [Astronaut] @provides(fields: "name age")
   designation: String! @search(by: [hash])
 }
 extend type Astronaut @key(fields: "id") {
   id: ID! @external
+  name: String @external
+  age: Int @external
+  nickname: String @external
   missions: [Mission]
 }
 extend type Product @key(fields: "upc") {
@@ -73,7 +76,7 @@ describe("federation: the _service SDL", () => {
     expect(sdl).toContain("queryMission(");
     expect(sdl).not.toMatch(/getAstronaut|queryAstronaut|aggregateAstronaut|getProduct/);
     expect(sdl).toContain("addAstronaut(input: [AddAstronautInput!]!");
-    expect(sdl).toMatch(/\tcrew: \[Astronaut\]\n/);
+    expect(sdl).toContain('\tcrew: [Astronaut] @provides(fields: "name age")\n');
     expect(sdl).not.toContain("crewAggregate");
     expect(generatedSchema).toContain("crew(filter: AstronautFilter");
   });
@@ -100,6 +103,22 @@ describe("federation: extended types and _entities", () => {
     expect(JSON.parse(dql.json)).toEqual({ q: [{ "Astronaut.id": "a1" }] });
     const again = await run('mutation { addAstronaut(input: [{ id: "a1" }]) { numUids } }');
     expect(again.errors[0].message).toContain("already exists");
+  });
+
+  it("stores and serves the external fields a @provides names, and only those", async () => {
+    const { schema, dqlSchema } = buildGraphQLSchema(SCHEMA);
+    const input = schema.getType("AddAstronautInput") as unknown as { getFields(): Record<string, unknown> };
+    expect(Object.keys(input.getFields())).toEqual(["id", "name", "age", "missions"]);
+    expect(dqlSchema).toContain("<Astronaut.name>: string .");
+    expect(dqlSchema).not.toContain("Astronaut.nickname");
+    await run(
+      'mutation { updateAstronaut(input: { filter: { id: ["a1"] }, set: { name: "Neil", age: 38 } }) { numUids } }',
+    );
+    const r = await run(`{ getMission(id: "${mission}") { crew(order: { asc: id }) { id name age } } }`);
+    expect(r.data.getMission.crew).toEqual([
+      { id: "a1", name: "Neil", age: 38 },
+      { id: "a2", name: null, age: null },
+    ]);
   });
 
   it("answers representations in order, duplicates repeated, null for a missing entity, mixed typenames", async () => {

@@ -36,7 +36,9 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 /** Fields that are part of the API's inputs and filters (not custom, not external unless a key). */
 function apiFields(type: TypeModel): FieldModel[] {
-  return type.fields.filter((f) => !f.custom && !f.lambda && !(f.external && f.name !== type.key));
+  return type.fields.filter(
+    (f) => !f.custom && !f.lambda && !(f.external && f.name !== type.key && !f.provided),
+  );
 }
 
 /** `p@en:fr` (several languages) is read-only; `p@.` (any language) cannot be written either. */

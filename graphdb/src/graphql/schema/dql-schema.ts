@@ -59,7 +59,7 @@ export function generateDqlSchema(model: SchemaModel): string {
         reversed.add(f.predicate.slice(1));
         continue;
       }
-      if (f.external && f.name !== type.key) continue;
+      if (f.external && f.name !== type.key && !f.provided) continue;
       if (!preds.includes(f.predicate)) preds.push(f.predicate);
       if (f.declaredIn !== type.name && predicates.has(f.predicate)) continue;
       const p: Predicate = predicates.get(f.predicate) ?? {

@@ -51,6 +51,8 @@ export interface FieldModel {
    * stored as a string predicate rather than being the node's uid.
    */
   readonly storedId: boolean;
+  /** An `@external` field named by some `@provides`: this service stores and serves it. */
+  provided: boolean;
   /** Where it was declared: the interface it is inherited from, or the type itself. */
   readonly declaredIn: string;
   readonly line: number;
@@ -276,6 +278,7 @@ export function buildTypeModel(doc: DocumentNode): SchemaModel {
       lambda,
       external: directive(node, "external") !== undefined,
       storedId,
+      provided: false,
       declaredIn: owner,
       line: node.loc?.startToken.line ?? 0,
       column: node.loc?.startToken.column ?? 0,
@@ -367,6 +370,7 @@ export function buildTypeModel(doc: DocumentNode): SchemaModel {
     order.push(name);
   }
   linkInverses(types);
+  markProvided(types);
   return { types, enums, order };
 }
 
@@ -390,4 +394,19 @@ export function idField(type: TypeModel): FieldModel | undefined {
 /** Fields stored as predicates (not ID, not custom/lambda, not reverse). */
 export function storedFields(type: TypeModel): FieldModel[] {
   return type.fields.filter((f) => f.predicate !== "" && !f.reverse);
+}
+
+/** `@provides(fields: "a b")` on a field of type T: T's external fields a and b are stored here too. */
+function markProvided(types: Map<string, TypeModel>): void {
+  for (const type of types.values()) {
+    for (const field of type.fields) {
+      const provides = stringArgument(directive(field.node, "provides"), "fields");
+      if (provides === undefined) continue;
+      const target = types.get(field.typeName);
+      for (const name of provides.split(/[\s,]+/).filter(Boolean)) {
+        const provided = target?.fields.find((f) => f.name === name);
+        if (provided?.external) provided.provided = true;
+      }
+    }
+  }
 }
