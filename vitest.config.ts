@@ -6,7 +6,9 @@ const SOURCE = "@trellis/source";
 
 export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
+  // Tests run in Node, so packages resolve as Node resolves them: without Vite's "module" condition, which
+  // points some packages (@opentelemetry/api, under @apollo/gateway) at bundler-only builds Node cannot load.
+  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions.filter((c) => c !== "module")] } },
   test: {
     include: [
       "graphdb/test/**/*.test.ts",
