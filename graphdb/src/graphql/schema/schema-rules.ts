@@ -2,7 +2,7 @@
  * Dgraph's own checks on an input schema, beyond GraphQL's (reference §1, §4.2), with its message texts.
  * Each rule reports problems at the definition they concern.
  */
-import { type DocumentNode, Kind } from "graphql";
+import { type ConstDirectiveNode, type DocumentNode, Kind } from "graphql";
 import { INJECTED_NAMES } from "./dgraph-extras.ts";
 import type { SchemaProblem } from "./schema-error.ts";
 import { SEARCH_ARGUMENTS } from "./search-indexes.ts";
@@ -23,6 +23,9 @@ export function documentProblems(doc: DocumentNode): SchemaProblem[] {
   for (const def of doc.definitions) if ("name" in def && def.name) names.add(def.name.value);
   for (const def of doc.definitions) {
     const line = def.loc?.startToken.line;
+    if (def.kind === Kind.OBJECT_TYPE_DEFINITION || def.kind === Kind.INTERFACE_TYPE_DEFINITION) {
+      problems.push(...keyDirectiveProblems(def.name.value, def.directives ?? [], line));
+    }
     if (def.kind === Kind.SCALAR_TYPE_DEFINITION) {
       problems.push({
         message:
@@ -73,6 +76,18 @@ export function modelProblems(model: SchemaModel): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   for (const name of model.order) {
     const type = model.types.get(name) as TypeModel;
+    if (type.remote && type.key !== undefined) {
+      problems.push({
+        message: `Type ${name}; @remote directive cannot be defined with @key directive`,
+        line: type.line,
+      });
+    }
+    if (type.remote && type.extended) {
+      problems.push({
+        message: `Type ${name}; @remote directive cannot be defined with @extends directive`,
+        line: type.line,
+      });
+    }
     if (type.kind === "union" || type.remote) continue;
     const own = type.fields.filter((f) => f.declaredIn === type.name);
     const ids = type.fields.filter((f) => f.kind === "id");
@@ -92,6 +107,7 @@ export function modelProblems(model: SchemaModel): SchemaProblem[] {
     }
     for (const f of own) problems.push(...fieldProblems(model, type, f));
     problems.push(...keyProblems(type));
+    problems.push(...federationProblems(model, type));
   }
   return problems;
 }
@@ -198,4 +214,102 @@ function keyProblems(type: TypeModel): SchemaProblem[] {
     ];
   }
   return [];
+}
+
+/** `@key` used more than once, or without its `fields` (reference §4.2), before GraphQL's own checks. */
+function keyDirectiveProblems(
+  type: string,
+  directives: readonly ConstDirectiveNode[],
+  line: number | undefined,
+): SchemaProblem[] {
+  const keys = directives.filter((d) => d.name.value === "key");
+  if (keys.length > 1)
+    return [{ message: `Type ${type}; @key directive should not be defined more than once.`, line }];
+  const fields = keys[0]?.arguments?.find((a) => a.name.value === "fields")?.value;
+  if (
+    keys.length === 1 &&
+    (fields === undefined || (fields.kind === Kind.STRING && fields.value.trim() === ""))
+  ) {
+    return [{ message: `Type ${type}; Argument fields inside @key directive must be defined.`, line }];
+  }
+  return [];
+}
+
+const EXTENSION_ONLY = "i.e., the type must have `@extends` or use `extend` keyword.";
+
+/** Federation's rules on `@extends`, `@external`, `@requires` and `@provides`, with Dgraph's texts (§4.2). */
+function federationProblems(model: SchemaModel, type: TypeModel): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  const at = (message: string, line = type.line) => out.push({ message, line });
+  if (type.remote && type.key !== undefined)
+    at(`Type ${type.name}; @remote directive cannot be defined with @key directive`);
+  if (type.remote && type.extended)
+    at(`Type ${type.name}; @remote directive cannot be defined with @extends directive`);
+  if (type.extended && type.key === undefined) {
+    at(`Type ${type.name}; Type Extension cannot be defined without @key directive`);
+  }
+  for (const f of type.fields.filter((x) => x.declaredIn === type.name)) {
+    if (f.external) {
+      if (!type.extended) {
+        at(
+          `Type ${type.name}: Field ${f.name}: @external directive can only be defined on fields in type extensions. ${EXTENSION_ONLY}`,
+          f.line,
+        );
+      } else if (f.custom || f.lambda) {
+        at(
+          `Type ${type.name}: Field ${f.name}: @external directive can not be defined on  fields with @custom or @lambda directive.`,
+          f.line,
+        );
+      } else if (f.name !== type.key) {
+        for (const name of ["hasInverse", "search", "dgraph", "id"]) {
+          if (directive(f.node, name) !== undefined) {
+            at(
+              `Type ${type.name}: Field ${f.name}: @${name} directive can not be defined on @external fields that are not @key.`,
+              f.line,
+            );
+          }
+        }
+      }
+    }
+    const requires = directive(f.node, "requires");
+    if (requires !== undefined) {
+      const fields = (stringArgument(requires, "fields") ?? "").split(/[\s,]+/).filter(Boolean);
+      if (!type.extended) {
+        at(
+          `Type ${type.name}: Field ${f.name}: @requires directive can only be defined on fields in type extensions. ${EXTENSION_ONLY}`,
+          f.line,
+        );
+      } else if (fields.length === 0) {
+        at(`Type ${type.name}; Argument fields inside @requires directive must be defined.`, f.line);
+      }
+      for (const name of type.extended ? fields : []) {
+        const required = type.fields.find((x) => x.name === name);
+        if (required === undefined) {
+          at(
+            `Type ${type.name}; @requires directive uses a field ${name} which is not defined inside the type.`,
+            f.line,
+          );
+        } else if (!required.external) {
+          at(`Type ${type.name}; Field ${name} must be @external.`, f.line);
+        }
+      }
+    }
+    const provides = directive(f.node, "provides");
+    if (provides !== undefined) {
+      const target = model.types.get(f.typeName);
+      if (target?.key === undefined) {
+        at(`Type ${type.name}; Field ${f.name} does not return a type that has a @key.`, f.line);
+        continue;
+      }
+      for (const name of (stringArgument(provides, "fields") ?? "").split(/[\s,]+/).filter(Boolean)) {
+        if (!target.fields.some((x) => x.name === name)) {
+          at(
+            `Type ${type.name}; Field ${f.name}: @provides field ${name} doesn't exist for type ${target.name}.`,
+            f.line,
+          );
+        }
+      }
+    }
+  }
+  return out;
 }
