@@ -241,10 +241,6 @@ const EXTENSION_ONLY = "i.e., the type must have `@extends` or use `extend` keyw
 function federationProblems(model: SchemaModel, type: TypeModel): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const at = (message: string, line = type.line) => out.push({ message, line });
-  if (type.remote && type.key !== undefined)
-    at(`Type ${type.name}; @remote directive cannot be defined with @key directive`);
-  if (type.remote && type.extended)
-    at(`Type ${type.name}; @remote directive cannot be defined with @extends directive`);
   if (type.extended && type.key === undefined) {
     at(`Type ${type.name}; Type Extension cannot be defined without @key directive`);
   }
