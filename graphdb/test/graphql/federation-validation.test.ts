@@ -1,17 +1,6 @@
 /** Federation schemas Dgraph refuses, with its texts (reference §4.2), at the line they concern. */
 import { describe, expect, it } from "vitest";
-import { buildGraphQLSchema } from "../../src/graphql/schema/build-graphql-schema.ts";
-import { GraphQLSchemaError, problemText } from "../../src/graphql/schema/schema-error.ts";
-
-function problems(sdl: string): string[] {
-  try {
-    buildGraphQLSchema(sdl);
-  } catch (e) {
-    if (e instanceof GraphQLSchemaError) return e.problems.map(problemText);
-    throw e;
-  }
-  throw new Error("schema accepted");
-}
+import { problems } from "./schema-problems.ts";
 
 const EXT = "i.e., the type must have `@extends` or use `extend` keyword.";
 

@@ -75,6 +75,10 @@ describe("GraphQL over HTTP", () => {
     expect(got.getGQLSchema.generatedSchema).toContain(
       "queryCity(filter: CityFilter, order: CityOrder, first: Int, offset: Int): [City]",
     );
+    const health = await admin.request<{ health: { instance: string; status: string; ongoing: string[] }[] }>(
+      "{ health { instance status ongoing } }",
+    );
+    expect(health.health).toEqual([{ instance: "alpha", status: "healthy", ongoing: [] }]);
     const probe = await (await fetch(`${base}/probe/graphql`)).json();
     expect(probe).toMatchObject({ status: "up" });
   });

@@ -1,17 +1,7 @@
 /** Input schemas Dgraph refuses, with its texts and the line they are at (reference §1, §4.2). */
 import { describe, expect, it } from "vitest";
 import { buildGraphQLSchema } from "../../src/graphql/schema/build-graphql-schema.ts";
-import { GraphQLSchemaError, problemText } from "../../src/graphql/schema/schema-error.ts";
-
-function problems(sdl: string): string[] {
-  try {
-    buildGraphQLSchema(sdl);
-  } catch (e) {
-    if (e instanceof GraphQLSchemaError) return e.problems.map(problemText);
-    throw e;
-  }
-  throw new Error("schema accepted");
-}
+import { problems } from "./schema-problems.ts";
 
 describe("schema validation", () => {
   it("reports a syntax error at its line", () => {

@@ -14,6 +14,15 @@ export interface DeploymentRecord {
   functions: string[];
 }
 
+/** A deployment as recorded on arrival: refused ("failed") or accepted, not yet active ("previous"). */
+export interface NewDeployment {
+  id: string;
+  status: "failed" | "previous";
+  source: DeploymentSource;
+  message: string | null;
+  functions: string[];
+}
+
 /**
  * The `deployments` table: an app's deployments, at most one "active" (also `apps.active_deployment_id`).
  * Their files are on disk (`DeploymentStore`).
@@ -21,16 +30,7 @@ export interface DeploymentRecord {
 export class DeploymentsTable {
   constructor(private readonly db: SqlDb) {}
 
-  async add(
-    app: string,
-    d: {
-      id: string;
-      status: "failed" | "previous";
-      source: DeploymentSource;
-      message: string | null;
-      functions: string[];
-    },
-  ): Promise<DeploymentRecord> {
+  async add(app: string, d: NewDeployment): Promise<DeploymentRecord> {
     const rows = await this.db.query(
       `INSERT INTO deployments (id, app, status, source, message, functions) VALUES ($1, $2, $3, $4, $5, $6)
        RETURNING *`,

@@ -2,7 +2,7 @@ import type { ExecutionRecord } from "../app-runtime.ts";
 import type { EnvCipher } from "../secrets/env-cipher.ts";
 import { type ApiKeyRecord, ApiKeysTable } from "./api-keys-table.ts";
 import { type AppRecord, AppsTable } from "./apps-table.ts";
-import { type DeploymentRecord, type DeploymentSource, DeploymentsTable } from "./deployments-table.ts";
+import { type DeploymentRecord, DeploymentsTable, type NewDeployment } from "./deployments-table.ts";
 import { type EnvVarRecord, EnvVarsTable } from "./env-vars-table.ts";
 import { ExecutionBatcher } from "./execution-batcher.ts";
 import {
@@ -151,16 +151,7 @@ export class MetadataStore {
 
   // Deployments (DeploymentsTable) ---------------------------------------------------------------
 
-  addDeployment(
-    app: string,
-    d: {
-      id: string;
-      status: "failed" | "previous";
-      source: DeploymentSource;
-      message: string | null;
-      functions: string[];
-    },
-  ): Promise<DeploymentRecord> {
+  addDeployment(app: string, d: NewDeployment): Promise<DeploymentRecord> {
     return this.deployments.add(app, d);
   }
 

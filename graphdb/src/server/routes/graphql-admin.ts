@@ -18,6 +18,7 @@ import { headerValue } from "../header-value.ts";
 import { sendJson } from "../reply.ts";
 import { checkRouteAccess } from "../route-access.ts";
 import type { ServerContext } from "../server-context.ts";
+import { healthInfo } from "./health.ts";
 
 const ADMIN_SCHEMA = buildSchema(`
 type GQLSchema {
@@ -178,21 +179,7 @@ function adminResolvers(ctx: ServerContext, namespace: number) {
       return { id: stored.id, schema: stored.schema, generatedSchema: build?.generatedSchema ?? "" };
     },
     health() {
-      const now = Date.now();
-      return [
-        {
-          instance: "alpha",
-          address: ctx.address,
-          status: "healthy",
-          group: "1",
-          version: ctx.version,
-          uptime: Math.floor((now - ctx.startedAt) / 1000),
-          lastEcho: Math.floor(now / 1000),
-          ongoing: [],
-          indexing: [],
-          ee_features: ctx.acl ? ["acl"] : [],
-        },
-      ];
+      return [{ ongoing: [], indexing: [], ee_features: [], ...healthInfo(ctx) }];
     },
     async export({ input }: { input: { format?: string; namespace?: number; destination?: string } }) {
       const format = (input.format ?? "rdf").toLowerCase();

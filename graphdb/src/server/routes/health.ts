@@ -9,7 +9,7 @@ import type { ServerContext } from "../server-context.ts";
 const NOT_READY = "Please retry again, server is not ready to accept requests";
 
 /** One `pb.HealthInfo` entry for this node, omitempty fields left out. */
-function healthInfo(ctx: ServerContext) {
+export function healthInfo(ctx: ServerContext) {
   const now = Date.now();
   return {
     instance: "alpha",
