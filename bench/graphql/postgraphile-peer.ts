@@ -14,11 +14,10 @@
  * as root connection fields) with the graphdb bench's term semantics: `to_tsvector('simple', name)` matched
  * against `plainto_tsquery` (all terms) or an OR of the terms (any term), over a GIN index.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { Dataset } from "../graphdb/dataset.ts";
-import { stopChild } from "../graphdb/http-client.ts";
+import { requestJson, spawnServerChild, stopChild } from "../graphdb/http-client.ts";
 import { connect, createTables, loadPostgres, pgUid, resetSchema } from "../graphdb/postgres.ts";
 
 /** The schema PostGraphile serves (the raw `node_values`/`edges` stay in the graphdb bench's schema). */
@@ -116,54 +115,20 @@ export interface GraphQLResponse {
   errors?: { message: string }[];
 }
 
-/** The Node flags the Trellis server child runs with, for the same footing. */
-const SERVER_FLAGS = ["--max-semi-space-size=64"];
-
 /** Starts PostGraphile in a child process on a free loopback port. */
 export async function startPostGraphile(): Promise<GraphQLPeer> {
   const script = fileURLToPath(new URL("./postgraphile-child.ts", import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_FLAGS, "--import", "tsx", script, S], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buf = "";
-    child.once("exit", (code) => reject(new Error(`PostGraphile child exited with code ${code}`)));
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buf += chunk.toString("utf8");
-      const m = /\{"port":(\d+)\}\n/.exec(buf);
-      if (m) resolve(Number(m[1]));
-    });
-  });
+  const { child, port } = await spawnServerChild(script, [S], "PostGraphile");
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   const query = (q: string, variables: Record<string, unknown>) =>
-    new Promise<GraphQLResponse>((resolve, reject) => {
-      const payload = Buffer.from(JSON.stringify({ query: q, variables }), "utf8");
-      const req = request(
-        {
-          host: "127.0.0.1",
-          port,
-          path: "/graphql",
-          method: "POST",
-          agent,
-          headers: { "content-type": "application/json", "content-length": payload.length },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
-            try {
-              resolve(JSON.parse(text) as GraphQLResponse);
-            } catch {
-              reject(new Error(`HTTP ${res.statusCode} from PostGraphile: ${text.slice(0, 300)}`));
-            }
-          });
-          res.on("error", reject);
-        },
-      );
-      req.on("error", reject);
-      req.end(payload);
-    });
+    requestJson<GraphQLResponse>(
+      agent,
+      port,
+      "POST",
+      "/graphql",
+      "application/json",
+      JSON.stringify({ query: q, variables }),
+    );
   const stop = async () => {
     agent.destroy();
     await stopChild(child);

@@ -13,8 +13,10 @@ import {
   getNullableType,
   isListType,
   isNonNullType,
+  isObjectType,
   Kind,
 } from "graphql";
+import type { SchemaModel } from "../schema/type-model.ts";
 import { type CustomHttp, callCustomHttp, customHttpOf } from "./custom-http.ts";
 import { resolveEntities } from "./entities-resolver.ts";
 import { resolveMutationField } from "./mutation-resolvers.ts";
@@ -49,9 +51,26 @@ function markByName(value: unknown): unknown {
   return value;
 }
 
-function isLambda(info: GraphQLResolveInfo): boolean {
+/** How a field of the generated schema is resolved: by a lambda, by an HTTP endpoint, or from the data. */
+type FieldSource = { kind: "lambda" } | { kind: "custom"; config: CustomHttp } | { kind: "data" };
+
+/** Per field definition, read once from its directives (resolution runs for every field of every node). */
+const FIELD_SOURCES = new WeakMap<object, FieldSource>();
+
+function fieldSource(info: GraphQLResolveInfo): FieldSource {
   const def = info.parentType.getFields()[info.fieldName];
-  return def?.astNode?.directives?.some((d) => d.name.value === "lambda") ?? false;
+  if (def === undefined) return { kind: "data" };
+  let source = FIELD_SOURCES.get(def);
+  if (source === undefined) {
+    const custom = customHttpOf(def.astNode);
+    source = def.astNode?.directives?.some((d) => d.name.value === "lambda")
+      ? { kind: "lambda" }
+      : custom !== undefined
+        ? { kind: "custom", config: custom }
+        : { kind: "data" };
+    FIELD_SOURCES.set(def, source);
+  }
+  return source;
 }
 
 async function resolveLambda(
@@ -94,12 +113,12 @@ async function resolveCustom(
 export const fieldResolver: GraphQLFieldResolver<unknown, OperationContext> = (source, args, ctx, info) => {
   const root =
     info.parentType === info.schema.getQueryType() || info.parentType === info.schema.getMutationType();
-  if (isLambda(info)) {
+  const how = fieldSource(info);
+  if (how.kind === "lambda") {
     return resolveLambda(ctx, args, info, root ? undefined : (source as Record<string, unknown>));
   }
-  const custom = customHttpOf(info.parentType.getFields()[info.fieldName]?.astNode);
-  if (custom !== undefined) {
-    return resolveCustom(ctx, custom, args, info, root ? undefined : (source as Record<string, unknown>));
+  if (how.kind === "custom") {
+    return resolveCustom(ctx, how.config, args, info, root ? undefined : (source as Record<string, unknown>));
   }
   if (info.parentType === info.schema.getQueryType() && info.fieldName === "_service") {
     return { sdl: ctx.build.serviceSdl ?? "" };
@@ -139,6 +158,18 @@ export const fieldResolver: GraphQLFieldResolver<unknown, OperationContext> = (s
   return value ?? null;
 };
 
+/** GraphQL type names by their stored `dgraph.type` (`@dgraph(type:)` renames), once per schema. */
+const TYPE_NAMES = new WeakMap<SchemaModel, Map<string, string>>();
+
+function typeNamesOf(model: SchemaModel): Map<string, string> {
+  let names = TYPE_NAMES.get(model);
+  if (names === undefined) {
+    names = new Map([...model.types].map(([name, t]) => [t.dgraphType, name]));
+    TYPE_NAMES.set(model, names);
+  }
+  return names;
+}
+
 /** `__typename` of an interface or union value: its first stored type that is one of the possible types. */
 export const typeResolver: GraphQLTypeResolver<unknown, OperationContext> = (
   value: unknown,
@@ -147,12 +178,10 @@ export const typeResolver: GraphQLTypeResolver<unknown, OperationContext> = (
   abstract: GraphQLAbstractType,
 ) => {
   const stored = (value as { "dgraph.type"?: string[] } | null)?.["dgraph.type"] ?? [];
-  const possible = new Set(info.schema.getPossibleTypes(abstract).map((t) => t.name));
-  const modelNames = new Map<string, string>();
-  for (const [name, t] of (_ctx as OperationContext).build.model.types) modelNames.set(t.dgraphType, name);
+  const names = typeNamesOf(_ctx.build.model);
   for (const s of stored) {
-    const name = modelNames.get(s) ?? s;
-    if (possible.has(name)) return name;
+    const type = info.schema.getType(names.get(s) ?? s);
+    if (isObjectType(type) && info.schema.isSubType(abstract, type)) return type.name;
   }
   return undefined;
 };
