@@ -61,7 +61,8 @@ export function attachGraphQLWebSocket(server: Server, ctx: ServerContext): () =
 /** `graphql-transport-ws`, by graphql-ws's server over our service. */
 function serveTransportWs(ws: WebSocket, request: IncomingMessage, ctx: ServerContext): void {
   let namespace = 0;
-  let open = 0;
+  /** This connection's running operations, so each is counted off the global bound exactly once. */
+  const open = new Set<string>();
   const server = makeServer<Record<string, unknown>>({
     onConnect: async (c) => {
       try {
@@ -71,8 +72,8 @@ function serveTransportWs(ws: WebSocket, request: IncomingMessage, ctx: ServerCo
         return false;
       }
     },
-    onSubscribe: async (_c, _id, payload) => {
-      if (open >= MAX_OPERATIONS_PER_CONNECTION || operations >= MAX_OPERATIONS) {
+    onSubscribe: async (_c, id, payload) => {
+      if (open.size >= MAX_OPERATIONS_PER_CONNECTION || operations >= MAX_OPERATIONS) {
         return [new GraphQLError("too many subscriptions: at most 100 per connection and 10,000 in all")];
       }
       const operation: GraphQLRequest = {
@@ -84,16 +85,15 @@ function serveTransportWs(ws: WebSocket, request: IncomingMessage, ctx: ServerCo
       if (!(Symbol.asyncIterator in result) && result.errors?.length && result.data === undefined) {
         return result.errors;
       }
-      open++;
+      open.add(id);
       operations++;
       // graphql-ws executes what onSubscribe returns; hand it the stream through `subscribe` below.
       return { schema: EMPTY_SCHEMA_MARKER, document: DOCUMENT_MARKER, rootValue: result } as never;
     },
     subscribe: (args) => args.rootValue as never,
     execute: (args) => args.rootValue as never,
-    onComplete: () => {
-      open--;
-      operations--;
+    onComplete: (_c, id) => {
+      if (open.delete(id)) operations--;
     },
   });
   const closed = server.opened(
@@ -107,8 +107,8 @@ function serveTransportWs(ws: WebSocket, request: IncomingMessage, ctx: ServerCo
     {},
   );
   ws.once("close", (code, reason) => {
-    operations -= open;
-    open = 0;
+    operations -= open.size;
+    open.clear();
     void closed(code, String(reason));
   });
 }

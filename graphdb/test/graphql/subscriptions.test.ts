@@ -148,4 +148,31 @@ describe("GraphQL subscriptions", () => {
     ws.send(JSON.stringify({ id: "1", type: "stop" }));
     ws.close();
   });
+
+  it("bounds one connection to 100 running subscriptions, and counts a stopped one off", async () => {
+    const ws = new WebSocket(`${base.replace("http", "ws")}/graphql`, "graphql-ws");
+    const got = collector<{ id?: string; type: string; payload?: { message?: string } }>();
+    ws.on("message", (data) => got.push(JSON.parse(String(data))));
+    await new Promise((resolve) => ws.once("open", resolve));
+    ws.send(JSON.stringify({ type: "connection_init", payload: {} }));
+    const start = (id: string) =>
+      ws.send(
+        JSON.stringify({ id, type: "start", payload: { query: "subscription { queryTask { title } }" } }),
+      );
+    for (let i = 0; i < 101; i++) start(`s${i}`);
+    const errorOf = (id: string) => got.items.find((m) => m.id === id && m.type === "error");
+    const deadline = Date.now() + 10_000;
+    while (errorOf("s100") === undefined && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(errorOf("s100")?.payload?.message).toBe("too many subscriptions or a repeated id");
+    expect(got.items.filter((m) => m.type === "error")).toHaveLength(1);
+    ws.send(JSON.stringify({ id: "s0", type: "stop" }));
+    start("again");
+    while (!got.items.some((m) => m.id === "again" && m.type === "data") && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(errorOf("again")).toBeUndefined();
+    expect(got.items.some((m) => m.id === "again" && m.type === "data")).toBe(true);
+    ws.close();
+  });
 });
