@@ -200,6 +200,43 @@ export const limitsSchema = z.strictObject({
     .describe("Memory cap per function instance (MiB)."),
 });
 
+/** `Type.field` of the app's graph database schema, as Dgraph names lambda resolvers. */
+export const LAMBDA_RESOLVER_PATTERN = /^[_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*$/;
+/** A function as the app's GraphQL API names it (the exported function's camelCase name). */
+export const FUNCTION_NAME_PATTERN = /^[_A-Za-z][_0-9A-Za-z]*$/;
+
+export const lambdasSchema = z
+  .record(
+    z.string().regex(LAMBDA_RESOLVER_PATTERN, {
+      error: 'lambda keys are "Type.field", e.g. "Product.shippingEstimate"',
+    }),
+    z
+      .string()
+      .regex(FUNCTION_NAME_PATTERN, { error: "must name one of the app's functions, e.g. shippingEstimate" }),
+  )
+  .describe(
+    'The graph database\'s @lambda fields this app\'s functions serve: "Type.field" (or "Query.field", "Mutation.field") → function name.',
+  );
+
+export const DEFAULT_WEB_ROOT = "web";
+
+export const webSchema = z
+  .strictObject({
+    root: z
+      .string()
+      .min(1)
+      .refine((p) => !p.startsWith("/") && !p.split(/[\\/]/).includes(".."), {
+        error: "must be a relative path inside the app",
+      })
+      .default(DEFAULT_WEB_ROOT)
+      .describe("The front end's Vite project (its index.html and vite.config), relative to trellis.json."),
+    spaFallback: z
+      .boolean()
+      .default(true)
+      .describe("Serve index.html for paths that match no file (client-side routes)."),
+  })
+  .describe("The app's front end, built by Vite into build/static and served at the app's URL.");
+
 export const DEFAULT_ENDPOINTS = {
   default: { type: "graphql" as const, path: "/graphql", auth: "bearer-token" as const },
 };
@@ -210,6 +247,8 @@ export const manifestSchema = z.strictObject({
   models: z.record(nameSchema, modelSchema).default({}),
   connections: z.record(nameSchema, connectionSchema).default({}),
   limits: limitsSchema.default({ timeoutMs: DEFAULT_TIMEOUT_MS, memoryMb: DEFAULT_MEMORY_MB }),
+  lambdas: lambdasSchema.default({}),
+  web: webSchema.optional(),
 });
 
 /** The manifest as written (before defaults and alias normalization). */
@@ -234,6 +273,7 @@ export type ConnectionType = Connection["type"];
 export type ModelConfig = z.output<typeof modelSchema>;
 export type EndpointConfig = z.output<typeof endpointSchema>;
 export type Limits = z.output<typeof limitsSchema>;
+export type WebConfig = z.output<typeof webSchema>;
 
 /** The validated, normalized manifest the runtime works with. */
 export interface Manifest {
@@ -241,6 +281,10 @@ export interface Manifest {
   models: Record<string, ModelConfig>;
   connections: Record<string, Connection>;
   limits: Limits;
+  /** `Type.field` → the function that serves that `@lambda` field of the app's graph database. */
+  lambdas: Record<string, string>;
+  /** The front end, when the app has one. */
+  web?: WebConfig;
   /** How the input was read: Modus spellings normalized, modus.json used. For the dev banner. */
   notices: string[];
 }

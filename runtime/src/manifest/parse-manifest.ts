@@ -203,7 +203,16 @@ function normalize(m: ParsedManifest): Manifest {
       connections[name] = { type: "relationaldb", connStr: (c.connStr ?? c.connString)! };
     }
   }
-  return { endpoints: m.endpoints, models: m.models, connections, limits: m.limits, notices };
+  const manifest: Manifest = {
+    endpoints: m.endpoints,
+    models: m.models,
+    connections,
+    limits: m.limits,
+    lambdas: m.lambdas,
+    notices,
+  };
+  if (m.web !== undefined) manifest.web = m.web;
+  return manifest;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -30,6 +30,37 @@ describe("parseManifest", () => {
     expect(m.limits).toEqual({ timeoutMs: 30000, memoryMb: 256 });
     expect(m.connections).toEqual({});
     expect(m.models).toEqual({});
+    expect(m.lambdas).toEqual({});
+    expect(m.web).toBeUndefined();
+  });
+
+  it("reads the lambda map and the front end, with their defaults", () => {
+    const m = parseManifest(
+      json({
+        lambdas: { "Product.shippingEstimate": "shippingEstimate", "Query.hello": "sayHello" },
+        web: {},
+      }),
+    );
+    expect(m.lambdas).toEqual({ "Product.shippingEstimate": "shippingEstimate", "Query.hello": "sayHello" });
+    expect(m.web).toEqual({ root: "web", spaFallback: true });
+    expect(parseManifest(json({ web: { root: "site", spaFallback: false } })).web).toEqual({
+      root: "site",
+      spaFallback: false,
+    });
+  });
+
+  it("rejects malformed lambda keys, function names and front-end roots", () => {
+    expect(problems(json({ lambdas: { Product: "f", "A.b": "not-a-name" } }))).toEqual([
+      'lambdas.Product: invalid name: lambda keys are "Type.field", e.g. "Product.shippingEstimate"',
+      "lambdas.A.b: must name one of the app's functions, e.g. shippingEstimate",
+    ]);
+    expect(problems(json({ web: { root: "../elsewhere" } }))).toEqual([
+      "web.root: must be a relative path inside the app",
+    ]);
+    expect(problems(json({ web: { root: "/abs", extra: 1 } }))).toEqual([
+      "web.root: must be a relative path inside the app",
+      "web.extra: unknown field",
+    ]);
   });
 
   it("reads JSONC (comments, trailing commas) and every connection kind", () => {
