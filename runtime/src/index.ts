@@ -3,6 +3,15 @@
  * serves their functions as GraphQL. Used by the `trellis` CLI (@trellis/cli) and by the platform.
  */
 
+export {
+  STATIC_ASSETS_DIR,
+  STATIC_DIR,
+  STATIC_ENCODINGS,
+  STATIC_INDEX_FILE,
+  STATIC_MAX_BYTES,
+  STATIC_MAX_FILES,
+  STATIC_VITE_MANIFEST,
+} from "./app/build-layout.ts";
 // Loading and serving built apps
 export type { LoadAppOptions, LoadedApp } from "./app/load-app.ts";
 export { COMPONENT_FILE, InvalidBuildError, loadApp, TRANSPILED_DIR, validateBuild } from "./app/load-app.ts";
