@@ -13,6 +13,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Logger, pino } from "pino";
 import { GraphDB } from "./engine/graph-db.ts";
+import type { LambdaCaller } from "./graphql/execution/lambda-caller.ts";
 import { warnIfExposed } from "./listen-exposure.ts";
 import {
   parseQueryLimitFlags,
@@ -173,8 +174,18 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** What an embedding process adds to the command line's configuration. */
+export interface EmbeddedServerOptions {
+  /** Serves `@lambda` fields in-process (`trellis dev`: the app's functions); wins over `lambdaUrl`. */
+  lambda?: LambdaCaller;
+}
+
 /** Opens the database and starts serving; resolves once listening. */
-export async function startServer(config: CliConfig, logger: Logger): Promise<RunningServer> {
+export async function startServer(
+  config: CliConfig,
+  logger: Logger,
+  embedded: EmbeddedServerOptions = {},
+): Promise<RunningServer> {
   await mkdir(config.dataDir, { recursive: true });
   const aclSecret = config.acl ? await loadAclSecret(config, logger) : undefined;
   const engine = new GraphDB({
@@ -188,7 +199,7 @@ export async function startServer(config: CliConfig, logger: Logger): Promise<Ru
     aclSecret,
     authToken: config.authToken,
     bodyLimit: config.bodyLimit,
-    graphql: { lambdaUrl: config.lambdaUrl },
+    graphql: { lambdaUrl: config.lambdaUrl, lambda: embedded.lambda },
     exportDir: config.exportDir,
     logger,
   });

@@ -43,6 +43,9 @@ export { exportNamespace } from "./engine/export-writer.ts";
 export type { GraphDBOptions } from "./engine/graph-db.ts";
 export { DEFAULT_QUERY_TIMEOUT_MS, GraphDB } from "./engine/graph-db.ts";
 export { GALAXY_NAMESPACE } from "./engine/namespace.ts";
+export type { HttpLambdaOptions, LambdaCaller, LambdaRequest } from "./graphql/execution/lambda-caller.ts";
+/** `@lambda` fields served by a Dgraph lambda server (`--lambda-url`). */
+export { httpLambdaCaller } from "./graphql/execution/lambda-caller.ts";
 export type { GraphQLRequest, GraphQLServiceOptions, StoredSchema } from "./graphql/graphql-service.ts";
 /** The generated GraphQL API of each namespace: `updateSchema`, `storedSchema`, `current`, `execute`. */
 export { GraphQLService } from "./graphql/graphql-service.ts";
@@ -65,7 +68,11 @@ export function createGraphDB(options: GraphDBOptions): GraphDBHandle {
   return { engine, close: () => engine.close() };
 }
 
-export type { CliConfig as GraphDBServerConfig, RunningServer as RunningGraphDBServer } from "./cli.ts";
+export type {
+  CliConfig as GraphDBServerConfig,
+  EmbeddedServerOptions as EmbeddedGraphDBOptions,
+  RunningServer as RunningGraphDBServer,
+} from "./cli.ts";
 /** Starts the database with its HTTP and gRPC servers in this process (what the bin runs). */
 export { parseCliArgs as parseGraphDBArgs, startServer as startGraphDBServer } from "./cli.ts";
 export { isLoopbackHost } from "./listen-exposure.ts";

@@ -236,7 +236,7 @@ export class GraphQLService {
       this.engine,
       namespace,
       this.options.timeoutMs,
-      this.lambda === undefined ? undefined : new LambdaBatcher(this.lambda),
+      this.lambda === undefined ? undefined : new LambdaBatcher(this.lambda, namespace),
       request.headers,
     );
     return execute({

@@ -1,7 +1,7 @@
 /**
  * `@lambda` fields against a loopback server speaking Dgraph's lambda protocol: Query fields, a type's
  * fields batched per level with their parents, results read by field name, and a failing lambda failing
- * only its field.
+ * only its field. In-process callers also learn the namespace, and may fail one parent's field alone.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GraphDB } from "../../src/engine/graph-db.ts";
+import type { LambdaRequest } from "../../src/graphql/execution/lambda-caller.ts";
 import { GraphQLService } from "../../src/graphql/graphql-service.ts";
 
 const SCHEMA = `
@@ -25,6 +26,7 @@ type Query {
 }`;
 
 interface LambdaBody {
+  namespace?: unknown;
   resolver: string;
   parents: { name: string; reputation?: number; id: string }[] | null;
   args: Record<string, unknown>;
@@ -105,6 +107,8 @@ describe("@lambda fields", () => {
       { name: "bob", reputation: 2 },
     ]);
     expect(calls[0].parents?.[0].id).toMatch(/^0x[0-9a-f]+$/);
+    // Dgraph's body: the namespace never leaves the process.
+    expect(Object.keys(calls[0]).sort()).toEqual(["args", "parents", "resolver"]);
   });
 
   it("answers a Query lambda with the server's objects, aliases included", async () => {
@@ -129,5 +133,33 @@ describe("@lambda fields", () => {
     const bare = new GraphQLService(db);
     const r = JSON.parse(JSON.stringify(await bare.execute(0, { query: "{ queryAuthor { rank } }" })));
     expect(r.errors[0].message).toBe("Author.rank is a @lambda field but no lambda server is configured");
+  });
+
+  it("tells an in-process caller the namespace, and fails only the parents it answers with an Error", async () => {
+    const requests: LambdaRequest[] = [];
+    const inProcess = new GraphQLService(db, {
+      lambda: async (request) => {
+        requests.push(request);
+        return (request.parents ?? []).map((p) =>
+          p.name === "bob" ? new Error(`no rank for ${String(p.name)}`) : Number(p.reputation) * 10,
+        );
+      },
+    });
+    const r = JSON.parse(
+      JSON.stringify(
+        await inProcess.execute(0, { query: "{ queryAuthor(order: { asc: name }) { name rank } }" }),
+      ),
+    );
+    expect(r.data).toEqual({
+      queryAuthor: [
+        { name: "ann", rank: 70 },
+        { name: "bob", rank: null },
+      ],
+    });
+    expect(r.errors).toEqual([
+      expect.objectContaining({ message: "no rank for bob", path: ["queryAuthor", 1, "rank"] }),
+    ]);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ resolver: "Author.rank", namespace: 0 });
   });
 });

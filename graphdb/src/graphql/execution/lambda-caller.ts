@@ -2,7 +2,12 @@
  * `@lambda` fields are resolved outside the database, by Dgraph's lambda protocol: one POST per resolver
  * and batch, body `{resolver: "Type.field", parents, args, authHeader}`, answered by the field's value, or
  * for a type's field by an array with one value per parent. A caller is an HTTP lambda server
- * (`--lambda-url`) or any function speaking the same shape in-process.
+ * (`--lambda-url`) or any function speaking the same shape in-process (a Trellis app's functions, see
+ * `@trellis/runtime`'s `appLambdaCaller`).
+ *
+ * In-process callers get two things the wire protocol has no room for: the operation's `namespace` (so a
+ * multi-tenant host can route to the namespace's owner), and per-parent failures: an `Error` in the
+ * answer array fails that parent's field only, where a thrown error fails the field of every parent.
  */
 import { TickBatcher } from "./tick-batcher.ts";
 
@@ -13,8 +18,14 @@ export interface LambdaRequest {
   parents: Record<string, unknown>[] | null;
   args: Record<string, unknown>;
   authHeader?: { key: string; value: string };
+  /** The namespace the operation runs in (in-process callers only: never sent to a lambda server). */
+  namespace?: number;
 }
 
+/**
+ * Answers a lambda request: the field's value, or for a type's field an array with one entry per parent,
+ * where an `Error` entry fails that parent's field alone.
+ */
 export type LambdaCaller = (request: LambdaRequest) => Promise<unknown>;
 
 export interface HttpLambdaOptions {
@@ -32,7 +43,13 @@ export function httpLambdaCaller(url: string, options: HttpLambdaOptions = {}): 
     const res = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(request),
+      // Dgraph's body exactly: the namespace stays in the process.
+      body: JSON.stringify({
+        resolver: request.resolver,
+        parents: request.parents,
+        args: request.args,
+        authHeader: request.authHeader,
+      }),
       signal: AbortSignal.timeout(timeoutMs),
       redirect: "error",
     });
@@ -50,19 +67,25 @@ export function httpLambdaCaller(url: string, options: HttpLambdaOptions = {}): 
   };
 }
 
-/** Calls a lambda caller, batching a type's field per level (all its parents in one request). */
+/**
+ * Calls a lambda caller for the operations of one namespace, batching a type's field per level (all its
+ * parents in one request).
+ */
 export class LambdaBatcher {
   private readonly batches: TickBatcher<Record<string, unknown>, unknown>;
   private readonly requests = new Map<string, { resolver: string; args: Record<string, unknown> }>();
 
-  constructor(private readonly caller: LambdaCaller) {
+  constructor(
+    private readonly caller: LambdaCaller,
+    private readonly namespace?: number,
+  ) {
     this.batches = new TickBatcher(async (key, parents) => {
       const { resolver, args } = this.requests.get(key) as {
         resolver: string;
         args: Record<string, unknown>;
       };
       this.requests.delete(key);
-      const answer = await this.caller({ resolver, parents, args });
+      const answer = await this.caller({ resolver, parents, args, namespace: this.namespace });
       if (!Array.isArray(answer))
         throw new Error(`lambda ${resolver} must answer an array, one value per parent`);
       return answer;
@@ -71,17 +94,19 @@ export class LambdaBatcher {
 
   /** The value of a Query or Mutation lambda field. */
   call(resolver: string, args: Record<string, unknown>): Promise<unknown> {
-    return this.caller({ resolver, parents: null, args });
+    return this.caller({ resolver, parents: null, args, namespace: this.namespace });
   }
 
   /** The value of a type's lambda field for one parent, batched with its siblings. */
-  callFor(
+  async callFor(
     resolver: string,
     parent: Record<string, unknown>,
     args: Record<string, unknown>,
   ): Promise<unknown> {
     const key = `${resolver}\u0000${JSON.stringify(args)}`;
     this.requests.set(key, { resolver, args });
-    return this.batches.add(key, parent);
+    const value = await this.batches.add(key, parent);
+    if (value instanceof Error) throw value;
+    return value;
   }
 }
