@@ -13,6 +13,7 @@ import { appRoutes } from "./api/app-routes.ts";
 import { AuthThrottle, type AuthThrottleOptions } from "./api/auth-throttle.ts";
 import { deploymentRoutes } from "./api/deployment-routes.ts";
 import { envRoutes } from "./api/env-routes.ts";
+import { federationRoutes } from "./api/federation-routes.ts";
 import { graphRoutes } from "./api/graph-routes.ts";
 import { keyRoutes } from "./api/key-routes.ts";
 import type { AppRuntime } from "./app-runtime.ts";
@@ -276,6 +277,7 @@ async function registerRoutes(
     deploymentRoutes(api, ctx, maxUploadBytes);
     activityRoutes(api, ctx);
     graphRoutes(api, ctx);
+    federationRoutes(api, ctx);
   });
   gatewayRoutes(server, ctx, options.appDomain ?? "localhost");
   slashRoute(server, ctx, options.appDomain ?? "localhost");
