@@ -122,9 +122,9 @@ export function edgeModifiers(
     } else {
       const f = filterDql(ctx.model, target, args.filter);
       if (f !== undefined) parts.push(f);
-      const auth = ctx.auth?.filter(target, "query");
-      if (auth !== undefined) parts.push(auth);
     }
+    const auth = ctx.auth?.filter(target, "query");
+    if (auth !== undefined) parts.push(auth);
   }
   return {
     params,
