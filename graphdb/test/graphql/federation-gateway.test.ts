@@ -4,17 +4,16 @@
  * queries that cross both ways, `@provides` served by Trellis alone, `@requires` computed by a Trellis
  * lambda from the fields the gateway fetched, and an entity Trellis lacks coming back as null.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ApolloGateway, IntrospectAndCompose } from "@apollo/gateway";
-import { ApolloServer } from "@apollo/server";
-import { startStandaloneServer } from "@apollo/server/standalone";
-import { buildSubgraphSchema } from "@apollo/subgraph";
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGraphDB, type GraphDBHandle } from "../../src/index.ts";
-import { createHttpServer, type HttpServer } from "../../src/server/http-server.ts";
+import {
+  type ApolloSubgraph,
+  type Gateway,
+  startApolloSubgraph,
+  startGateway,
+  startTrellisSubgraph,
+  type TrellisSubgraph,
+} from "./federation-subgraphs.ts";
 
 const TRELLIS_SCHEMA = `
 type Mission @key(fields: "id") {
@@ -50,92 +49,50 @@ const ASTRONAUTS = [
 ];
 const PRODUCTS = [{ upc: "p1", price: 1000, weight: 5 }];
 
-let dir: string;
-let db: GraphDBHandle;
-let trellis: HttpServer;
-let other: ApolloServer;
-let gateway: ApolloServer;
-let trellisUrl: string;
-
-async function trellisGraphQL(query: string) {
-  const res = await fetch(`${trellisUrl}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query }),
-  });
-  return res.json();
-}
-
-async function viaGateway(query: string) {
-  const res = await gateway.executeOperation({ query });
-  if (res.body.kind !== "single") throw new Error("expected a single result");
-  return JSON.parse(JSON.stringify(res.body.singleResult));
-}
+let trellis: TrellisSubgraph;
+let other: ApolloSubgraph;
+let gateway: Gateway;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "graphql-gateway-"));
-  db = createGraphDB({ dir });
-  trellis = createHttpServer(db.engine, {
-    keepAlive: true,
-    graphql: {
-      // The @requires field, computed from the fields the gateway fetched from the owner.
-      lambda: async ({ parents }) =>
-        (parents ?? []).map((p) => Number(p.weight) * 0.5 + (Number(p.price) > 500 ? 0 : 10)),
+  trellis = await startTrellisSubgraph(TRELLIS_SCHEMA, {
+    // The @requires field, computed from the fields the gateway fetched from the owner.
+    lambda: async ({ parents }) =>
+      (parents ?? []).map((p) => Number(p.weight) * 0.5 + (Number(p.price) > 500 ? 0 : 10)),
+  });
+
+  other = await startApolloSubgraph({
+    typeDefs: OTHER_SCHEMA,
+    resolvers: {
+      Query: { astronauts: () => ASTRONAUTS, products: () => PRODUCTS },
+      Astronaut: { __resolveReference: (ref: { id: string }) => ASTRONAUTS.find((a) => a.id === ref.id) },
+      Product: { __resolveReference: (ref: { upc: string }) => PRODUCTS.find((p) => p.upc === ref.upc) },
     },
   });
-  const { port } = await trellis.listen(0, "127.0.0.1");
-  trellisUrl = `http://127.0.0.1:${port}`;
-  await fetch(`${trellisUrl}/admin/schema`, {
-    method: "POST",
-    headers: { "content-type": "application/graphql" },
-    body: TRELLIS_SCHEMA,
-  });
-
-  other = new ApolloServer({
-    schema: buildSubgraphSchema({
-      typeDefs: OTHER_SCHEMA,
-      resolvers: {
-        Query: { astronauts: () => ASTRONAUTS, products: () => PRODUCTS },
-        Astronaut: { __resolveReference: (ref: { id: string }) => ASTRONAUTS.find((a) => a.id === ref.id) },
-        Product: { __resolveReference: (ref: { upc: string }) => PRODUCTS.find((p) => p.upc === ref.upc) },
-      },
-    }),
-  });
-  const { url: otherUrl } = await startStandaloneServer(other, { listen: { port: 0, host: "127.0.0.1" } });
 
   // The spec's flow: the owner has the astronauts; Trellis adds them by the same id, then its own data.
-  await trellisGraphQL(
+  await trellis.graphql(
     'mutation { addAstronaut(input: [{ id: "a1", name: "Neil Armstrong", age: 38 }, { id: "a2" }]) { numUids } }',
   );
-  await trellisGraphQL(
+  await trellis.graphql(
     'mutation { addMission(input: [{ designation: "Apollo 11", crew: [{ id: "a1" }, { id: "a2" }] }]) { numUids } }',
   );
-  await trellisGraphQL('mutation { addProduct(input: [{ upc: "p1", inStock: true }]) { numUids } }');
+  await trellis.graphql('mutation { addProduct(input: [{ upc: "p1", inStock: true }]) { numUids } }');
 
-  gateway = new ApolloServer({
-    gateway: new ApolloGateway({
-      supergraphSdl: new IntrospectAndCompose({
-        subgraphs: [
-          { name: "trellis", url: `${trellisUrl}/graphql` },
-          { name: "other", url: otherUrl },
-        ],
-      }),
-    }),
-  });
-  await gateway.start();
+  gateway = await startGateway([
+    { name: "trellis", url: trellis.url },
+    { name: "other", url: other.url },
+  ]);
 }, 60_000);
 
 afterAll(async () => {
   await gateway?.stop();
   await other?.stop();
   await trellis?.close();
-  await db?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("Trellis behind an Apollo gateway", () => {
   it("joins the owner's astronauts with Trellis's missions (_entities, in order, a missing one null)", async () => {
-    const r = await viaGateway("{ astronauts { id name missions { designation } } }");
+    const r = await gateway.run("{ astronauts { id name missions { designation } } }");
     expect(r.errors).toBeUndefined();
     expect(r.data).toEqual({
       astronauts: [
@@ -148,7 +105,7 @@ describe("Trellis behind an Apollo gateway", () => {
 
   it("serves @provides fields from Trellis alone, and passes Trellis's own root fields through", async () => {
     // Fields of an extended type take no arguments in the SDL a gateway composes (reference §4.3).
-    const r = await viaGateway(
+    const r = await gateway.run(
       '{ queryMission(filter: { designation: { eq: "Apollo 11" } }) { designation crew { id name age } } }',
     );
     expect(r.errors).toBeUndefined();
@@ -164,13 +121,13 @@ describe("Trellis behind an Apollo gateway", () => {
   });
 
   it("computes a @requires field in Trellis from the fields the gateway fetched from the owner", async () => {
-    const r = await viaGateway("{ products { upc price inStock shippingEstimate } }");
+    const r = await gateway.run("{ products { upc price inStock shippingEstimate } }");
     expect(r.errors).toBeUndefined();
     expect(r.data).toEqual({ products: [{ upc: "p1", price: 1000, inStock: true, shippingEstimate: 2.5 }] });
   });
 
   it("passes mutations through to Trellis", async () => {
-    const r = await viaGateway('mutation { addMission(input: [{ designation: "Apollo 12" }]) { numUids } }');
+    const r = await gateway.run('mutation { addMission(input: [{ designation: "Apollo 12" }]) { numUids } }');
     expect(r).toEqual({ data: { addMission: { numUids: 1 } } });
   });
 });
