@@ -3,6 +3,14 @@
  * serves their functions as GraphQL. Used by the `trellis` CLI (@trellis/cli) and by the platform.
  */
 
+// Serving the graph database's @lambda fields with an app's functions
+export {
+  type AppLambdaOptions,
+  createAppLambdaCaller,
+  DEFAULT_MAX_LAMBDA_PARENTS,
+  LambdaFunctionError,
+  lambdaMapProblem,
+} from "./app/app-lambda-caller.ts";
 export {
   STATIC_ASSETS_DIR,
   STATIC_DIR,

@@ -9,12 +9,14 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import type { LambdaCaller } from "@trellis/graphdb";
 import {
   createHostDispatcher,
   type HostDispatcher,
   type HostLogger,
 } from "../capabilities/host-dispatcher.ts";
 import type { ExecutionRecord } from "../graphql/execution-record.ts";
+import { createFunctionCaller } from "../graphql/function-caller.ts";
 import { createGraphQLHandler, type GraphQLHandler } from "../graphql/graphql-handler.ts";
 import type { OperationLimits } from "../graphql/operation-limits.ts";
 import { buildAppSchema } from "../graphql/schema-builder.ts";
@@ -25,6 +27,7 @@ import type { FunctionInvoker } from "../wasm/function-invoker.ts";
 import { createWorkerPool } from "../wasm/worker-pool.ts";
 import { readAppWorld } from "../wit/wit-parser.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
+import { createAppLambdaCaller, lambdaMapProblem } from "./app-lambda-caller.ts";
 import { COMPONENT_FILE, TRANSPILED_DIR } from "./build-layout.ts";
 
 export { COMPONENT_FILE, TRANSPILED_DIR };
@@ -55,6 +58,8 @@ export interface LoadAppOptions {
    * with credentials and namespace: the platform gives each app its own namespace this way.
    */
   loopbackGraphdb?: string;
+  /** Objects one `@lambda` request of the graph database may ask for (default DEFAULT_MAX_LAMBDA_PARENTS). */
+  maxLambdaParents?: number;
   logger?: HostLogger;
 }
 
@@ -67,6 +72,11 @@ export interface LoadedApp {
   /** The app's GraphQL endpoint (any path: routing is the caller's). */
   fetch(request: Request): Promise<Response>;
   testConnections: HostDispatcher["testConnections"];
+  /**
+   * Serves the graph database's `@lambda` fields with the functions trellis.json's `lambdas` maps them to
+   * (give it to a `GraphQLService` as `lambda`); see app-lambda-caller.ts for how parameters are filled.
+   */
+  lambda: LambdaCaller;
   /** Releases workers and instances (scale to zero); the next call starts them again. */
   unload(): Promise<void>;
   close(): Promise<void>;
@@ -121,13 +131,22 @@ export async function validateBuild(buildDir: string): Promise<{ name: string; f
   } catch (e) {
     throw new InvalidBuildError(`${COMPONENT_FILE} is not a loadable component: ${(e as Error).message}`);
   }
-  const schema = buildAppSchema(world);
-  return { name: build.name, functions: schema.fields.map((f) => f.fieldName) };
+  const functions = buildAppSchema(world).fields.map((f) => f.fieldName);
+  const problem = lambdaMapProblem(build.manifest.lambdas, functions);
+  if (problem !== undefined) throw new InvalidBuildError(problem);
+  return { name: build.name, functions };
 }
 
 export async function loadApp(buildDir: string, options: LoadAppOptions): Promise<LoadedApp> {
   const build = await readBuild(buildDir);
   const world = await readAppWorld(build.component);
+  // Before any worker starts: a lambda mapped to a missing function is a broken build.
+  const bindings = buildAppSchema(world).fields;
+  const problem = lambdaMapProblem(
+    build.manifest.lambdas,
+    bindings.map((f) => f.fieldName),
+  );
+  if (problem !== undefined) throw new InvalidBuildError(problem);
   const host = createHostDispatcher({
     manifest: build.manifest,
     env: options.env,
@@ -164,6 +183,15 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
     onExecution: options.onExecution,
     limits: options.operationLimits,
   });
+  const lambda = createAppLambdaCaller({
+    appName: options.appName ?? build.name,
+    lambdas: build.manifest.lambdas,
+    functions: bindings,
+    types: world.types,
+    call: createFunctionCaller({ world, invoker, onExecution: options.onExecution }),
+    concurrency: options.workers ?? 2,
+    maxParents: options.maxLambdaParents,
+  });
   return {
     name: options.appName ?? build.name,
     world,
@@ -176,6 +204,7 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
     })),
     fetch: (request) => graphql.fetch(request),
     testConnections: () => host.testConnections(),
+    lambda,
     unload: () => invoker.unload(),
     async close() {
       await invoker.close();

@@ -19,6 +19,7 @@ import { transpileComponent } from "../wasm/transpile-component.ts";
 import { createWorkerPool } from "../wasm/worker-pool.ts";
 import { readAppWorld } from "../wit/wit-parser.ts";
 import type { AppWorld, WitFunction, WitType } from "../wit/wit-types.ts";
+import { lambdaMapProblem } from "./app-lambda-caller.ts";
 import { InvalidBuildError, readBuild } from "./load-app.ts";
 
 export interface PrepareBuildOptions {
@@ -63,6 +64,11 @@ export async function prepareUploadedBuild(
     throw new InvalidBuildError(`app.wasm is not a loadable component: ${(e as Error).message}`);
   }
   const schema = buildAppSchema(world);
+  const lambdaProblem = lambdaMapProblem(
+    build.manifest.lambdas,
+    schema.fields.map((f) => f.fieldName),
+  );
+  if (lambdaProblem !== undefined) throw new InvalidBuildError(lambdaProblem);
   await rm(build.transpiledDir, { recursive: true, force: true });
   try {
     await transpileComponent(build.component, build.transpiledDir);

@@ -1,10 +1,10 @@
 import { createYoga, type Plugin } from "graphql-yoga";
-import type { FunctionInvoker, InvokeOutcome } from "../wasm/function-invoker.ts";
+import type { FunctionInvoker } from "../wasm/function-invoker.ts";
 import type { LogEntry } from "../wasm/host-calls.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
 import { installCustomScalars } from "./custom-scalars.ts";
-import { newExecutionId } from "./execution-id.ts";
-import type { ExecutionErrorCode, ExecutionRecord } from "./execution-record.ts";
+import type { ExecutionRecord } from "./execution-record.ts";
+import { createFunctionCaller } from "./function-caller.ts";
 import {
   buildSchema,
   GraphQLError,
@@ -14,7 +14,6 @@ import {
 } from "./graphql-js.ts";
 import { DEFAULT_OPERATION_LIMITS, type OperationLimits, operationLimitPlugins } from "./operation-limits.ts";
 import { buildAppSchema, type FieldBinding } from "./schema-builder.ts";
-import { ValueCodec } from "./value-codec.ts";
 
 /**
  * Serves an app's functions as GraphQL over the fetch API (graphql-yoga). Each root field invokes its WIT
@@ -53,23 +52,16 @@ interface RequestState {
   calls: number;
 }
 
-const INTERNAL_MESSAGE = "An internal runtime error occurred while executing the function.";
-
-const ERROR_CODES: Record<NonNullable<InvokeOutcome["error"]>["kind"], ExecutionErrorCode> = {
-  "function-error": "FUNCTION_ERROR",
-  timeout: "TIMEOUT",
-  "out-of-memory": "OUT_OF_MEMORY",
-  "resource-exhausted": "RESOURCE_EXHAUSTED",
-  trap: "TRAP",
-  internal: "INTERNAL_ERROR",
-};
-
 export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHandler {
   const { sdl, fields } = buildAppSchema(options.world);
   const schema = buildSchema(sdl);
   installCustomScalars(schema);
-  const codec = new ValueCodec(options.world.types);
-  const nextId = options.newExecutionId ?? newExecutionId;
+  const call = createFunctionCaller({
+    world: options.world,
+    invoker: options.invoker,
+    newExecutionId: options.newExecutionId,
+    onExecution: options.onExecution,
+  });
   const limits: OperationLimits = { ...DEFAULT_OPERATION_LIMITS, ...options.limits };
 
   for (const binding of fields) {
@@ -90,25 +82,8 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
         { extensions: { code: "RESOURCE_EXHAUSTED" } },
       );
     }
-    const witArgs = binding.args.map((a) => codec.toWit(a.type, args[a.name], `argument "${a.name}"`));
-    const alias = info.path.key as string;
-    const executionId = nextId();
-    const startedAt = new Date();
-    const t0 = performance.now();
-    let outcome: InvokeOutcome;
-    try {
-      outcome = await options.invoker.invoke(binding.witName, witArgs, { executionId });
-    } catch (e) {
-      outcome = {
-        ok: false,
-        error: { kind: "internal", message: (e as Error)?.message ?? String(e) },
-        logs: [],
-        durationMs: performance.now() - t0,
-      };
-    }
-    const durationMs = round(outcome.durationMs ?? performance.now() - t0);
-    const logs = outcome.logs ?? [];
-    state.invocations[alias] = { executionId, logs, durationMs };
+    const { executionId, logs, durationMs, value, failure } = await call(binding, args);
+    state.invocations[info.path.key as string] = { executionId, logs, durationMs };
     for (const log of logs) {
       if (log.level === "error") {
         state.logErrors.push(
@@ -119,33 +94,6 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
         );
       }
     }
-
-    let value: unknown = null;
-    let failure: { code: ExecutionErrorCode; message: string; internal: string } | undefined;
-    if (outcome.ok) {
-      try {
-        value = codec.toGraphQL(binding.returns, outcome.value, binding.fieldName);
-      } catch (e) {
-        const message = (e as Error).message;
-        failure = { code: "INVALID_RESULT", message, internal: message };
-      }
-    } else {
-      const kind = outcome.error?.kind ?? "internal";
-      const internal = outcome.error?.message ?? "unknown error";
-      const message = kind === "internal" ? INTERNAL_MESSAGE : withoutStackTrace(internal);
-      failure = { code: ERROR_CODES[kind], message, internal };
-    }
-
-    options.onExecution?.({
-      executionId,
-      function: binding.fieldName,
-      witName: binding.witName,
-      status: failure ? "error" : "success",
-      durationMs,
-      startedAt: startedAt.toISOString(),
-      logs,
-      ...(failure ? { error: { message: failure.internal, code: failure.code } } : {}),
-    });
     if (failure) throw new GraphQLError(failure.message, { extensions: { code: failure.code } });
     return value;
   }
@@ -187,14 +135,4 @@ function invocationsExtension(): Plugin<{ trellis: RequestState }> {
       };
     },
   };
-}
-
-/** Keeps a guest error's message but drops stack-frame lines (`    at …`, `wasm-function[…]`). */
-function withoutStackTrace(message: string): string {
-  const lines = message.split("\n").filter((l) => !/^\s+at\s/.test(l) && !/wasm-function\[/.test(l));
-  return lines.join("\n").trim() || "The function failed.";
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }
