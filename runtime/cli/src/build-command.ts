@@ -13,4 +13,14 @@ export async function runBuild(appDir: string, term: Terminal): Promise<void> {
   );
   term.info(`Functions:\n${summary.fields.map((f) => `  ${f}`).join("\n")}`);
   term.info(`Schema: ${summary.outDir}/schema.graphql`);
+  const site = summary.site;
+  if (site) {
+    term.info(
+      `Front end: ${summary.outDir}/static ${pc.dim(`${site.files} files, ${formatKiB(site.bytes)}; ${site.precompressed.files} precompressed (.br, .gz); ${site.durationMs} ms`)}`,
+    );
+  }
+}
+
+function formatKiB(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
 }

@@ -5,16 +5,23 @@
  *   trellis.json     the manifest, validated
  *   schema.graphql   the GraphQL SDL derived from the component's own WIT
  *   build-info.json  name, language, time, functions
+ *   static/          the front end, when trellis.json has `web` (Vite's output, precompressed; see
+ *                    app/build-layout.ts), with its GraphQL types generated from schema.graphql first
  * The build happens in a staging directory that replaces `build/` only when everything succeeded, so a
  * failed build never leaves a half-written deploy unit (and `trellis dev` keeps serving the last one).
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
+import { STATIC_DIR } from "../app/build-layout.ts";
 import { buildAppSchema } from "../graphql/schema-builder.ts";
 import { SCHEMA_FILE_NAME } from "../graphql/schema-file.ts";
 import { loadManifest } from "../manifest/load-manifest.ts";
 import { transpileComponent } from "../wasm/transpile-component.ts";
+import { buildSite, type SiteBuildSummary } from "../web/site-build.ts";
+import type { SiteLimits } from "../web/site-limits.ts";
+import { generateWebTypes } from "../web/web-graphql-types.ts";
+import { resolveWebRoot } from "../web/web-root.ts";
 import { embedAppWit } from "../wit/app-wit-section.ts";
 import { readAppWorld } from "../wit/wit-parser.ts";
 import { buildGoApp } from "./go/go-builder.ts";
@@ -38,6 +45,8 @@ export interface BuildSummary {
   durationMs: number;
   /** What compiled the app: `componentize-qjs 0.4.5`, `Go 1.26.8`, `TinyGo 0.38.0`. */
   compiler: string;
+  /** The front end built into `static/` (apps with `web`, unless `frontEnd: "types"`). */
+  site?: SiteBuildSummary;
 }
 
 export interface BuildOptions {
@@ -46,6 +55,13 @@ export interface BuildOptions {
   goCompiler?: GoCompiler;
   /** Called as each step starts, for spinners. */
   onStep?: (step: string) => void;
+  /**
+   * Apps with `web`: "build" (default) builds the front end into `static/`; "types" only regenerates its
+   * GraphQL types (`trellis dev`, where Vite serves the sources), and a mismatch is a warning, not an error.
+   */
+  frontEnd?: "build" | "types";
+  /** Apps with `web`: the site limits (default: build-layout.ts). */
+  siteLimits?: SiteLimits;
 }
 
 export function detectLanguage(appDir: string): AppLanguageKind {
@@ -64,8 +80,9 @@ export async function buildApp(appDirInput: string, options: BuildOptions = {}):
   const step = options.onStep ?? (() => {});
 
   step("Validating trellis.json");
-  const { file: manifestFile } = await loadManifest(appDir);
+  const { file: manifestFile, manifest } = await loadManifest(appDir);
   const language = detectLanguage(appDir);
+  const webRoot = manifest.web && resolveWebRoot(appDir, manifest.web);
 
   const staging = `${outDir}.staging-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
@@ -96,6 +113,24 @@ export async function buildApp(appDirInput: string, options: BuildOptions = {}):
     step("Transpiling with jco");
     await transpileComponent(component, join(staging, "transpiled"));
 
+    const warnings = [...built.warnings];
+    let site: SiteBuildSummary | undefined;
+    if (webRoot) {
+      step("Generating the front end's GraphQL types");
+      const types = generateWebTypes(webRoot, schema.sdl);
+      if (options.frontEnd === "types") await types.catch((e: Error) => warnings.push(e.message));
+      else {
+        await types;
+        site = await buildSite({
+          webRoot,
+          outDir: join(staging, STATIC_DIR),
+          onStep: step,
+          ...(options.siteLimits ? { limits: options.siteLimits } : {}),
+        });
+        warnings.push(...site.warnings);
+      }
+    }
+
     await writeFile(join(staging, "trellis.json"), await readFile(manifestFile));
     const name = appName(appDir);
     const fields = schema.fields.map((f) => `${f.rootType}.${f.fieldName}`);
@@ -113,8 +148,9 @@ export async function buildApp(appDirInput: string, options: BuildOptions = {}):
       fields,
       componentBytes: component.byteLength,
       compiler: built.compiler,
-      warnings: built.warnings,
+      warnings,
       durationMs: Date.now() - started,
+      ...(site ? { site } : {}),
     };
   } finally {
     await rm(staging, { recursive: true, force: true });

@@ -18,6 +18,9 @@ function templateRoot(): string {
   return inCheckout ? checkout : fileURLToPath(new URL("templates/", packageDir));
 }
 
+/** The front end every app starts with (the same page for both languages), copied to `<app>/web`. */
+const WEB_TEMPLATE = "web";
+
 /** npm never packs a file named .gitignore, so packed templates carry it as _gitignore. */
 const PACKED_GITIGNORE = "_gitignore";
 
@@ -61,10 +64,9 @@ export async function createApp(options: NewAppOptions): Promise<string> {
   if (existsSync(dir) && (await readdir(dir)).length > 0) {
     throw new NewAppError(`${dir} exists and is not empty: choose another name or --dir`);
   }
-  await cp(source, dir, {
-    recursive: true,
-    filter: (src) => !["node_modules", "build"].includes(basename(src)),
-  });
+  const filter = (src: string) => !["node_modules", "build", "generated"].includes(basename(src));
+  await cp(source, dir, { recursive: true, filter });
+  await cp(join(TEMPLATE_ROOT, WEB_TEMPLATE), join(dir, WEB_TEMPLATE), { recursive: true, filter });
   if (existsSync(join(dir, PACKED_GITIGNORE)))
     await rename(join(dir, PACKED_GITIGNORE), join(dir, ".gitignore"));
   await renameApp(dir, options.name, options.language);
