@@ -6,7 +6,12 @@
  */
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { parseGraphDBArgs, type RunningGraphDBServer, startGraphDBServer } from "@trellis/graphdb";
+import {
+  type LambdaCaller,
+  parseGraphDBArgs,
+  type RunningGraphDBServer,
+  startGraphDBServer,
+} from "@trellis/graphdb";
 import {
   type BuildStatus,
   buildApp,
@@ -16,6 +21,7 @@ import {
   type LoadedApp,
   loadApp,
   loadEnvFiles,
+  loadManifest,
   startDevServer,
 } from "@trellis/runtime";
 import { watch } from "chokidar";
@@ -57,17 +63,24 @@ export async function startDev(
   let devServer: DevServer | undefined;
   let graphdb: RunningGraphDBServer | undefined;
 
+  // The front end (trellis.json "web"), served by Vite through the dev server; a broken manifest is
+  // reported by the first build.
+  const webRoot = await loadManifest(appDir).then(
+    ({ manifest }) => manifest.web && resolve(appDir, manifest.web.root),
+    () => undefined,
+  );
+
   const logExecution = (e: ExecutionRecord) => {
     devServer?.recordExecution(e);
     const mark = e.status === "success" ? pc.green("✔") : pc.red("✖");
     term.info(
-      `${pc.dim(new Date().toLocaleTimeString())} ${mark} ${e.function} ${pc.dim(`${e.durationMs} ms ${e.executionId}`)}${e.error ? ` ${pc.red(e.error.message)}` : ""}`,
+      `${pc.dim(new Date().toLocaleTimeString())} ${mark} ${e.lambda ? `${e.lambda} → ` : ""}${e.function} ${pc.dim(`${e.durationMs} ms ${e.executionId}`)}${e.error ? ` ${pc.red(e.error.message)}` : ""}`,
     );
     for (const log of e.logs) term.info(pc.dim(`    [${log.level}] ${log.message}`));
   };
 
   const build = async () => {
-    const summary = await term.step("Building", () => buildApp(appDir));
+    const summary = await term.step("Building", () => buildApp(appDir, { frontEnd: "types" }));
     for (const w of summary.warnings) term.warn(w);
   };
 
@@ -88,6 +101,12 @@ export async function startDev(
     }
   };
 
+  // The embedded database's @lambda fields call the app loaded now: after a rebuild, the new code.
+  const lambda: LambdaCaller = (request) =>
+    app
+      ? app.lambda(request)
+      : Promise.reject(new Error("the app is not loaded (its build failed): fix it, see the terminal"));
+
   try {
     if (options.graphdb) {
       const config = parseGraphDBArgs([], {});
@@ -97,12 +116,13 @@ export async function startDev(
       config.host = "127.0.0.1";
       config.logLevel = "warn";
       graphdb = await term.step(`Starting the graph database on :${options.graphdbGrpcPort} (gRPC)`, () =>
-        startGraphDBServer(config, pino({ level: "warn" })),
+        startGraphDBServer(config, pino({ level: "warn" }), { lambda }),
       );
     }
     if (options.build || !existsSync(buildDir)) await reload(true);
     else await reload(false);
     devServer = await startDevServer({
+      ...(webRoot ? { web: { root: webRoot } } : {}),
       port: options.port,
       host: options.host,
       buildStatus: () => status,
@@ -127,6 +147,8 @@ export async function startDev(
   for (const ep of app?.endpoints ?? [{ path: "/graphql" }])
     term.info(`  • GraphQL: ${pc.cyan(`${url}${ep.path}`)}`);
   term.info(`  • Explorer: ${pc.cyan(`${url}/explorer`)}`);
+  if (webRoot)
+    term.info(`  • Front end: ${pc.cyan(`${url}/`)} ${pc.dim(`(Vite, from ${relative(appDir, webRoot)}/)`)}`);
   if (graphdb)
     term.info(`  • Graph database: http://127.0.0.1:${graphdb.port} (gRPC 127.0.0.1:${graphdb.grpcPort})`);
   term.info("");
@@ -149,7 +171,9 @@ export async function startDev(
     ? watch(appDir, {
         ignoreInitial: true,
         // build/ and the build's staging folder (build.staging-<pid>) are outputs, not sources.
+        // The front end is Vite's to watch (it regenerates nothing the functions use).
         ignored: (path) =>
+          (webRoot !== undefined && !relative(webRoot, path).startsWith("..")) ||
           relative(appDir, path)
             .split(sep)
             .some((part) => IGNORED_DIRS.has(part) || part.startsWith("build.staging-")),
