@@ -21,7 +21,9 @@ import {
 import type { GraphEngine } from "../engine/engine-api.ts";
 import { fieldResolver, typeResolver } from "./execution/field-resolver.ts";
 import { httpLambdaCaller, LambdaBatcher, type LambdaCaller } from "./execution/lambda-caller.ts";
+import { type MutationWebhook, mutationWebhook } from "./execution/mutation-webhook.ts";
 import { OperationContext } from "./execution/operation-context.ts";
+import { withRemoteResponses } from "./execution/remote-response.ts";
 import { LiveQuery } from "./live-query.ts";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLOperationLimits, limitRules } from "./operation-limits.ts";
 import { buildGraphQLSchema, type GraphQLSchemaBuild } from "./schema/build-graphql-schema.ts";
@@ -66,6 +68,7 @@ export class GraphQLService {
   private readonly changes = new Map<number, number>();
   private readonly limits: GraphQLOperationLimits;
   private readonly lambda: LambdaCaller | undefined;
+  private readonly webhook: MutationWebhook | undefined;
   private readonly rules: readonly ValidationRule[];
 
   constructor(
@@ -78,6 +81,7 @@ export class GraphQLService {
       this.changes.set(namespace, (this.changes.get(namespace) ?? 0) + 1);
     });
     this.lambda = options.lambda ?? (options.lambdaUrl ? httpLambdaCaller(options.lambdaUrl) : undefined);
+    this.webhook = mutationWebhook(options);
     this.rules = [...specifiedRules, ...limitRules(this.limits)];
   }
 
@@ -118,7 +122,7 @@ export class GraphQLService {
     namespace: number,
     sdl: string,
   ): Promise<{ build: GraphQLSchemaBuild; stored: StoredSchema }> {
-    const build = buildGraphQLSchema(sdl);
+    const build = buildGraphQLSchema(sdl, { lambdaConfigured: this.lambda !== undefined });
     await this.engine.alter({ namespace, schema: build.dqlSchema });
     const res = await this.engine.mutate({
       namespace,
@@ -238,7 +242,9 @@ export class GraphQLService {
       this.options.timeoutMs,
       this.lambda === undefined ? undefined : new LambdaBatcher(this.lambda, namespace),
       request.headers,
+      this.webhook,
     );
+    withRemoteResponses(prepared.build.schema);
     return execute({
       schema: prepared.build.schema,
       document: prepared.document,

@@ -1,6 +1,8 @@
 /**
  * `add<T>(input: [Add<T>Input!]!, upsert: Boolean)`: each input object becomes a new node, or with
- * `upsert: true` updates the node already holding its `@id` value (reference §2.3, §3.3).
+ * `upsert: true` updates the node already holding its `@id` value (reference §2.3, §3.3) — unless the
+ * writer's `mayUpdate` (the type's `@auth` update rule) refuses that node: it is then left untouched and
+ * is neither counted nor in the payload, as in Dgraph.
  */
 import type { TypeModel } from "../schema/type-model.ts";
 import type { InputObject, ObjectWriter } from "./object-writer.ts";
@@ -22,8 +24,8 @@ export async function rewriteAdd(
   const nodes: string[] = [];
   let upserted = 0;
   for (const input of inputs) {
-    const { uid, created } = await writer.object(type, input, true, upsert);
-    if (nodes.includes(uid)) continue;
+    const { uid, created, skipped } = await writer.object(type, input, true, upsert);
+    if (skipped || nodes.includes(uid)) continue;
     nodes.push(uid);
     if (!created) upserted += 1;
   }

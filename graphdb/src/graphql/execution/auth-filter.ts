@@ -7,7 +7,8 @@
  * graph-traversal rule whose variables are not all claims is false, else it becomes a var block — the
  * rule's `query<T>` rewritten with the claims as its variables under `@cascade` — and the filter
  * `uid(<var>)`. `and`/`or`/`not` compose, folding constants. An interface read allows each implementing
- * type's nodes by that type's rules.
+ * type's nodes by that type's rules, and a union edge each member type's nodes by that member's rules
+ * (as Dgraph applies each member's query rule to the members a union field returns).
  */
 import {
   type FragmentDefinitionNode,
@@ -73,16 +74,13 @@ export class AuthRewriter {
 
   /** The rule outcome for `type` and `op`: true, false, or a filter expression. */
   outcome(type: TypeModel, op: AuthOperation): Outcome {
-    if (!this.session.active || type.kind === "union") return true;
+    if (!this.session.active) return true;
     const key = `${type.name}\u0000${op}`;
     const known = this.memo.get(key);
     if (known !== undefined) return known;
     let result: Outcome;
-    if (type.kind === "interface") {
-      const implementers = [...this.model.types.values()].filter(
-        (t) => t.kind === "object" && t.interfaces.includes(type.name),
-      );
-      const parts = implementers.map((t) => ({ t, o: this.ownOutcome(t, op) }));
+    if (type.kind === "interface" || type.kind === "union") {
+      const parts = this.concreteTypes(type).map((t) => ({ t, o: this.ownOutcome(t, op) }));
       if (parts.every((p) => p.o === true)) result = true;
       else {
         const allowed = parts
@@ -96,6 +94,18 @@ export class AuthRewriter {
     } else result = this.ownOutcome(type, op);
     this.memo.set(key, result);
     return result;
+  }
+
+  /** The object types a value of an interface (its implementers) or a union (its members) can be. */
+  private concreteTypes(type: TypeModel): TypeModel[] {
+    if (type.kind === "union") {
+      return type.members
+        .map((m) => this.model.types.get(m))
+        .filter((t): t is TypeModel => t !== undefined && t.kind === "object");
+    }
+    return [...this.model.types.values()].filter(
+      (t) => t.kind === "object" && t.interfaces.includes(type.name),
+    );
   }
 
   /** The var blocks the filters since the last call need (each ends with a newline), forgotten after. */
@@ -212,4 +222,24 @@ export async function checkAddRules(
     );
     if ((data.q?.length ?? 0) !== uids.length) throw new AuthorizationFailedError();
   }
+}
+
+/**
+ * Whether existing node `uid` of `type` passes the type's `op` rule, read in the mutation's transaction
+ * (an upsert's update of a node it names by `@id`).
+ */
+export async function nodePassesRule(
+  tx: DqlTransaction,
+  rewriter: AuthRewriter,
+  type: TypeModel,
+  uid: string,
+  op: AuthOperation,
+): Promise<boolean> {
+  const outcome = rewriter.outcome(type, op);
+  const blocks = rewriter.takeBlocks();
+  if (typeof outcome === "boolean") return outcome;
+  const data = await tx.query<{ q?: unknown[] }>(
+    `query {\n${blocks}  q(func: uid(${uid})) @filter(${outcome}) { uid }\n}`,
+  );
+  return (data.q?.length ?? 0) > 0;
 }

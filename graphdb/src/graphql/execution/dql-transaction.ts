@@ -41,10 +41,11 @@ export class DqlTransaction {
     return res;
   }
 
-  /** Commits the writes, if any; a read-only transaction just ends. */
-  async commit(): Promise<void> {
-    if (!this.wrote || this.startTs === 0) return;
-    await this.engine.commit({ namespace: this.namespace, startTs: this.startTs });
+  /** Commits the writes, if any: their commit timestamp; a read-only transaction just ends (undefined). */
+  async commit(): Promise<number | undefined> {
+    if (!this.wrote || this.startTs === 0) return undefined;
+    const txn = await this.engine.commit({ namespace: this.namespace, startTs: this.startTs });
+    return txn.commit_ts;
   }
 
   async discard(): Promise<void> {

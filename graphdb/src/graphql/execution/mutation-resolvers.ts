@@ -3,15 +3,17 @@
  * a transaction of its own: the input is rewritten into JSON writes (reading what it needs in the
  * transaction), the writes are applied and committed, and the payload is read — after the commit for add
  * and update, before the writes for delete. Any error discards the transaction; the later mutations of the
- * operation then answer Dgraph's "was not executed because of a previous error".
+ * operation then answer Dgraph's "was not executed because of a previous error". A committed mutation of a
+ * `@lambdaOnMutate` type sends its webhook event, without waiting for it.
  */
 import type { GraphQLResolveInfo } from "graphql";
 import type { TypeModel } from "../schema/type-model.ts";
 import { rewriteAdd } from "./add-mutation.ts";
-import { AuthorizationFailedError, checkAddRules } from "./auth-filter.ts";
+import { AuthorizationFailedError, checkAddRules, nodePassesRule } from "./auth-filter.ts";
 import { rewriteDelete } from "./delete-mutation.ts";
 import { mutationErrorText } from "./mutation-error.ts";
 import { mutationPayload } from "./mutation-payload.ts";
+import { webhookPayload } from "./mutation-webhook.ts";
 import { ObjectWriter } from "./object-writer.ts";
 import type { OperationContext } from "./operation-context.ts";
 import { rewriteUpdate } from "./update-mutation.ts";
@@ -57,12 +59,15 @@ export async function resolveMutationField(
       );
       phase = "write";
       await writer.writes.apply(tx);
-      await tx.commit();
+      notify(ctx, type, op, await tx.commit(), nodes, args);
       return payload;
     }
     let nodes: string[];
     let affected: number;
     if (op === "add") {
+      // An upsert updating an existing node needs the type's update rule (new nodes its add rule).
+      if (rewriter !== undefined)
+        writer.mayUpdate = (t, uid) => nodePassesRule(tx, rewriter, t, uid, "update");
       const add = await rewriteAdd(writer, type, args);
       nodes = add.nodes;
       affected = add.upserted;
@@ -75,9 +80,10 @@ export async function resolveMutationField(
     if (rewriter !== undefined) {
       await checkAddRules(tx, rewriter, ctx.build.model, writer.writes.created, blanks);
     }
-    await tx.commit();
+    const commitTs = await tx.commit();
     phase = "committed";
     const uids = nodes.map((n) => blanks.get(n) ?? n);
+    notify(ctx, type, op, commitTs, uids, args);
     const numUids = writer.writes.created.length + affected;
     return await mutationPayload(ctx, info, type, uids, { numUids }, (dql) => ctx.read(dql));
   } catch (e) {
@@ -86,5 +92,34 @@ export async function resolveMutationField(
     ctx.mutationFailed = true;
     if (e instanceof AuthorizationFailedError) throw e;
     throw new Error(mutationErrorText(name, e, phase === "rewrite"));
+  }
+}
+
+/** After a commit: the `@lambdaOnMutate` event, when the type asks for this operation's (never awaited). */
+function notify(
+  ctx: OperationContext,
+  type: TypeModel,
+  op: "add" | "update" | "delete",
+  commitTs: number | undefined,
+  rootUids: readonly string[],
+  args: Record<string, unknown>,
+): void {
+  if (ctx.webhook === undefined || commitTs === undefined) return;
+  if (!ctx.build.lambdaOnMutate?.get(type.name)?.has(op)) return;
+  try {
+    ctx.webhook(
+      webhookPayload({
+        typeName: type.name,
+        operation: op,
+        commitTs,
+        namespace: ctx.namespace,
+        rootUids,
+        args,
+        headers: ctx.headers,
+        authorization: ctx.build.authorization,
+      }),
+    );
+  } catch {
+    // The mutation has committed; its answer does not depend on the event.
   }
 }

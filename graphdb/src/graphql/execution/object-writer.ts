@@ -24,6 +24,8 @@ interface XidEntry {
   uid: string;
   topLevel: boolean;
   created: boolean;
+  /** An existing node an upsert may not update (its type's `@auth` update rule fails). */
+  denied?: boolean;
 }
 
 const isEdge = (f: FieldModel) => f.kind === "object" || f.kind === "interface" || f.kind === "union";
@@ -57,6 +59,12 @@ export class ObjectWriter implements EdgeScope {
   private readonly xids = new Map<string, XidEntry>();
   /** Refs already resolved: an update's `set` names one node for all the nodes it matches, as in Dgraph. */
   private readonly refs = new WeakMap<InputObject, string>();
+  /**
+   * Whether an upsert may update existing node `uid` of `type` (the type's `@auth` update rule); unset,
+   * every node may be. A node it may not update is left as it is, with all its input (as Dgraph's
+   * conditional upsert does).
+   */
+  mayUpdate: ((type: TypeModel, uid: string) => Promise<boolean>) | undefined;
 
   constructor(
     readonly tx: DqlTransaction,
@@ -70,14 +78,15 @@ export class ObjectWriter implements EdgeScope {
 
   /**
    * One object of an add (`topLevel`) or a Ref: the node it names or creates. At the top level an existing
-   * `@id` is an error, or with `upsert` the node to update; in a Ref it is linked as it is.
+   * `@id` is an error, or with `upsert` the node to update (`skipped` when `mayUpdate` refuses it); in a Ref
+   * it is linked as it is.
    */
   async object(
     type: TypeModel,
     input: InputObject,
     topLevel: boolean,
     upsert: boolean,
-  ): Promise<{ uid: string; created: boolean }> {
+  ): Promise<{ uid: string; created: boolean; skipped?: boolean }> {
     for (const x of xidFields(type)) {
       const value = input[x.name];
       if (!present(value)) continue;
@@ -88,6 +97,10 @@ export class ObjectWriter implements EdgeScope {
         if (!eitherOnlyXid && ((topLevel && seen.topLevel) || canonical(seen.obj) !== canonical(input)))
           throw new MutationRewriteError(`duplicate XID found: ${String(value)}`);
         if (!seen.created && topLevel && !upsert) throw xidTakenError(value, x.name, type.name);
+        if (!seen.created && topLevel) {
+          seen.denied ??= !(await this.updatable(type, seen.uid));
+          if (seen.denied) return { uid: seen.uid, created: false, skipped: true };
+        }
         if (!onlyXids(type, input) && (seen.created ? onlyXids(seen.type, seen.obj) : topLevel)) {
           await this.fill(seen.uid, type, seen.created ? input : this.withoutXids(type, input), seen.created);
           seen.obj = input;
@@ -98,7 +111,9 @@ export class ObjectWriter implements EdgeScope {
       const existing = await findByXid(this.tx, this.model, type, x, value);
       if (existing === undefined) continue;
       if (topLevel && !upsert) throw xidTakenError(value, x.name, type.name);
-      this.xids.set(key, { obj: input, type, uid: existing, topLevel, created: false });
+      const denied = topLevel && !(await this.updatable(type, existing));
+      this.xids.set(key, { obj: input, type, uid: existing, topLevel, created: false, denied });
+      if (denied) return { uid: existing, created: false, skipped: true };
       if (topLevel) await this.fill(existing, type, this.withoutXids(type, input), false);
       return { uid: existing, created: false };
     }
@@ -182,6 +197,10 @@ export class ObjectWriter implements EdgeScope {
       }
       for (const v of values) if (present(v)) this.writes.set(uid, predicateOf(f), storedValue(f, v), f.list);
     }
+  }
+
+  private updatable(type: TypeModel, uid: string): Promise<boolean> {
+    return this.mayUpdate === undefined ? Promise.resolve(true) : this.mayUpdate(type, uid);
   }
 
   private withoutXids(type: TypeModel, input: InputObject): InputObject {

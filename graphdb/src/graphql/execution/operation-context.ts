@@ -6,6 +6,7 @@ import { type CustomCall, callCustomHttp } from "./custom-http.ts";
 import { DqlTransaction } from "./dql-transaction.ts";
 import { verifiedClaims } from "./jwt-claims.ts";
 import type { LambdaBatcher } from "./lambda-caller.ts";
+import type { MutationWebhook } from "./mutation-webhook.ts";
 import { TickBatcher } from "./tick-batcher.ts";
 
 export class OperationContext {
@@ -21,6 +22,8 @@ export class OperationContext {
     readonly lambdas?: LambdaBatcher,
     /** The incoming request's headers (lower-case names), for `@custom(http: {forwardHeaders})`. */
     readonly headers: Record<string, string | undefined> = {},
+    /** Where `@lambdaOnMutate` events go; undefined when no lambda server is configured. */
+    readonly webhook?: MutationWebhook,
   ) {}
 
   /** `@custom(http:)` calls of a type's field in BATCH mode, gathered per level. */

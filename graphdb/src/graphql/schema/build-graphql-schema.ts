@@ -23,6 +23,7 @@ import {
   EXTENDED_DEFINITIONS,
   extendedDefinitions,
 } from "./dgraph-extras.ts";
+import { type DirectiveRuleOptions, directiveProblems, lambdaOnMutateOperations } from "./directive-rules.ts";
 import { generateDqlSchema } from "./dql-schema.ts";
 import { APOLLO_DIRECTIVES, parseInputSchema } from "./input-document.ts";
 import { GraphQLSchemaError, type SchemaProblem } from "./schema-error.ts";
@@ -48,6 +49,8 @@ export interface GraphQLSchemaBuild {
   readonly authorization?: AuthorizationConfig;
   /** Each type's compiled `@auth` rules (interfaces' rules merged in); types without rules are absent. */
   readonly authRules?: ReadonlyMap<string, TypeAuthRules>;
+  /** Per type, the root mutations whose commits `@lambdaOnMutate` reports; types without it are absent. */
+  readonly lambdaOnMutate?: ReadonlyMap<string, ReadonlySet<"add" | "update" | "delete">>;
 }
 
 const APOLLO_DEFINITIONS = `union _Entity = %ENTITIES%
@@ -71,8 +74,11 @@ function problemsOf(e: unknown): SchemaProblem[] {
   return message.split("\n\n").map((m) => ({ message: m }));
 }
 
-/** Builds everything a GraphQL schema gives; throws GraphQLSchemaError with every problem found. */
-export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
+/**
+ * Builds everything a GraphQL schema gives; throws GraphQLSchemaError with every problem found. `options`
+ * says what the server is configured with, for the rules that depend on it (unknown: not checked).
+ */
+export function buildGraphQLSchema(sdl: string, options: DirectiveRuleOptions = {}): GraphQLSchemaBuild {
   let authorization: AuthorizationConfig | undefined;
   try {
     authorization = parseAuthorizationConfig(sdl);
@@ -80,7 +86,7 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
     throw new GraphQLSchemaError([{ message: (e as Error).message }]);
   }
   const { doc, foreignDirectives, foreignDirectiveArguments } = parseInputSchema(sdl);
-  const early = documentProblems(doc);
+  const early = [...documentProblems(doc), ...directiveProblems(doc, options)];
   if (early.length > 0) throw new GraphQLSchemaError(early);
 
   const keyed = doc.definitions.filter(
@@ -156,7 +162,18 @@ export function buildGraphQLSchema(sdl: string): GraphQLSchemaBuild {
     serviceSdl,
     authorization,
     authRules: auth.rules,
+    lambdaOnMutate: lambdaOnMutateTypes(doc),
   };
+}
+
+function lambdaOnMutateTypes(doc: DocumentNode): Map<string, ReadonlySet<"add" | "update" | "delete">> {
+  const out = new Map<string, ReadonlySet<"add" | "update" | "delete">>();
+  for (const def of doc.definitions) {
+    if (def.kind !== Kind.OBJECT_TYPE_DEFINITION && def.kind !== Kind.INTERFACE_TYPE_DEFINITION) continue;
+    const ops = lambdaOnMutateOperations(def);
+    if (ops.size > 0) out.set(def.name.value, ops);
+  }
+  return out;
 }
 
 const ALL_LOCATIONS =
