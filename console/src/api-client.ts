@@ -100,6 +100,31 @@ export interface GraphQLSchemaState {
   generatedSchema: string | null;
 }
 
+/** One `@lambda` field of the app's graph, or one trellis.json `lambdas` entry, and the function serving it. */
+export interface LambdaField {
+  /** `Type.field`. */
+  field: string;
+  /** The function trellis.json maps it to; null when none. */
+  function: string | null;
+  declared: "schema+manifest" | "schema" | "manifest";
+  /** The active deployment exports `function`. */
+  functionExists: boolean;
+  /** Why no app function serves it; null when one does. */
+  problem: string | null;
+}
+
+/** The app's graph as an Apollo Federation subgraph (GET …/graph/federation). */
+export interface GraphFederation {
+  /** Some type has `@key`. */
+  enabled: boolean;
+  /** What `_service { sdl }` answers a gateway; null when federation is off. */
+  sdl: string | null;
+  schemaError: string | null;
+  deploymentId: string | null;
+  manifestError: string | null;
+  lambdaFields: LambdaField[];
+}
+
 /** One reason a GraphQL schema was refused: Dgraph's text, and where in the SDL when it is known. */
 export interface SchemaProblem {
   message: string;
@@ -254,6 +279,11 @@ export class ApiClient {
   /** Applies a GraphQL schema; a refused one throws an ApiError carrying its `problems`. */
   async setGraphqlSchema(app: string, schema: string): Promise<{ generatedSchema: string }> {
     return this.request("PUT", `/api/apps/${enc(app)}/graph/graphql-schema`, { schema });
+  }
+
+  /** Federation on or off, the `_service` SDL, and which app functions serve the `@lambda` fields. */
+  graphFederation(app: string): Promise<GraphFederation> {
+    return this.request("GET", `/api/apps/${enc(app)}/graph/federation`);
   }
 
   /** Runs a GraphQL operation against the app's generated API. */

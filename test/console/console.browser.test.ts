@@ -331,6 +331,41 @@ describe("console in a browser", () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  it("shows federation, the _service SDL and which functions serve the lambda fields", async () => {
+    // trellis.json maps two lambda fields: one to a function the build exports, one to a missing one.
+    const lambdas = { "Person.greeting": "sayHello", "Person.rank": "computeRank" };
+    const res = await fetch(`${platform.url}/api/apps/${APP}/deployments`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/gzip" },
+      body: new Uint8Array(await fixtureBuildArchive(undefined, { lambdas })),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const panel = page.getByRole("region", { name: "Federation" });
+    await panel.getByRole("button", { name: "Reload federation" }).click();
+    await expect.poll(() => panel.textContent()).toContain('Add @key(fields: "id") to a type');
+
+    await page
+      .getByRole("textbox", { name: "GraphQL schema (SDL)" })
+      .fill(
+        'type Person @key(fields: "id") {\n  id: ID!\n  name: String! @search(by: [term])\n  age: Int\n  greeting: String @lambda\n}\n',
+      );
+    await page.getByRole("button", { name: "Apply schema" }).click();
+    await page.getByText("Schema applied.").waitFor();
+    await expect.poll(() => panel.locator("p > .tag").textContent()).toBe("on");
+    await panel.getByText("_service SDL", { exact: true }).click();
+    const sdl = panel.locator("details.generated pre");
+    await expect.poll(() => sdl.textContent()).toContain('type Person @key(fields: "id")');
+    expect(await sdl.textContent()).not.toContain("_entities");
+    const rows = panel.getByRole("table", { name: "Lambda fields" }).getByRole("row");
+    expect(await rows.allTextContents()).toEqual([
+      "FieldFunctionDeclared inState",
+      "Person.greetingsayHelloschema, trellis.jsonserved",
+      'Person.rankcomputeRanktrellis.jsonnot in schemathe active deployment has no function "computeRank"; the GraphQL schema has no @lambda field Person.rank',
+    ]);
+    await panel.screenshot({ path: join(SCREENSHOTS, "13-graph-federation.png") });
+    expect(consoleErrors).toEqual([]);
+  });
+
   it("returns to sign-in with a message when the admin token stops working", async () => {
     await page.evaluate(() => sessionStorage.setItem("trellis.adminToken", "revoked-token"));
     await page.reload();

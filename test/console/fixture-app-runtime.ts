@@ -60,13 +60,21 @@ export function fixtureAppRuntime(): AppRuntime {
   };
 }
 
-/** A tar.gz of a fixture `build/` folder, as `trellis deploy` uploads it. */
-export async function fixtureBuildArchive(functions = ["sayHello", "failHard"]): Promise<Buffer> {
+/** A tar.gz of a fixture `build/` folder, as `trellis deploy` uploads it (with `manifest` as trellis.json). */
+export async function fixtureBuildArchive(
+  functions = ["sayHello", "failHard"],
+  manifest?: Record<string, unknown>,
+): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), "trellis-console-build-"));
   try {
+    const files = ["functions.json"];
     await writeFile(join(dir, "functions.json"), JSON.stringify({ functions }));
+    if (manifest) {
+      await writeFile(join(dir, "trellis.json"), JSON.stringify(manifest));
+      files.push("trellis.json");
+    }
     const chunks: Buffer[] = [];
-    const stream = tar.c({ gzip: true, cwd: dir, portable: true }, ["functions.json"]);
+    const stream = tar.c({ gzip: true, cwd: dir, portable: true }, files);
     for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
     return Buffer.concat(chunks);
   } finally {

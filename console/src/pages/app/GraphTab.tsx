@@ -5,6 +5,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { ErrorBanner } from "../../components/ErrorBanner.tsx";
 import { useAsync } from "../../use-async.ts";
 import { useFormAction } from "../../use-form-action.ts";
+import { FederationPanel } from "./FederationPanel.tsx";
 import { GraphQLSchemaEditor } from "./GraphQLSchemaEditor.tsx";
 
 // graphql-js and the language service load with the explorer, not with the console.
@@ -21,8 +22,8 @@ const EXAMPLE = `{
 }`;
 
 /**
- * The app's own graph namespace: its GraphQL schema and explorer, DQL queries, the DQL schema, and drops
- * (with a clear warning).
+ * The app's own graph namespace: its GraphQL schema and explorer, federation, DQL queries, the DQL schema,
+ * and drops (with a clear warning).
  */
 export function GraphTab({ app }: { app: string }) {
   const api = useApi();
@@ -75,6 +76,7 @@ export function GraphTab({ app }: { app: string }) {
       >
         <GraphQLExplorer app={app} schemaVersion={schemaVersion + droppedCount} />
       </Suspense>
+      <FederationPanel app={app} reloadKey={schemaVersion + droppedCount} />
       <form onSubmit={run} className="stack" aria-labelledby="dql-title">
         <h2 id="dql-title">DQL query</h2>
         <label htmlFor="dql-query" className="sr-only">
