@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ExecutionRecord } from "../graphql/execution-record.ts";
+import { startWebDevServer, type WebDevServer } from "../web/vite-dev-server.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
 import { DevMetrics } from "./dev-metrics.ts";
 import { explorerCatalog } from "./explorer-catalog.ts";
@@ -13,7 +14,9 @@ import { foreignRequestReason } from "./request-origin.ts";
  * /health and /metrics. It holds no app of its own: `getApp()` returns whatever the watch loop last built,
  * so a rebuild swaps the app without restarting the server. GET/POST only, and only for its own pages and
  * clients without an Origin (curl, server-side code): cross-origin browser requests get 403 and no CORS
- * headers are sent (`foreignRequestReason`), so other web pages can neither call nor read it.
+ * headers are sent (`foreignRequestReason`), so other web pages can neither call nor read it. With `web`,
+ * every other path goes to the app's front end through Vite's dev server (middleware mode, its hot-reload
+ * websocket on this same server), so the page and its `/graphql` share one origin.
  */
 export interface DevApp {
   name: string;
@@ -48,6 +51,8 @@ export interface DevServerOptions {
   metrics?: DevMetrics;
   /** Reported by /health; the runtime package version by default. */
   version?: string;
+  /** The app's front end: its Vite project folder (`web.root`, absolute), served at every other path. */
+  web?: { root: string };
 }
 
 export interface DevServer {
@@ -83,6 +88,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     });
   });
 
+  const web: WebDevServer | undefined = options.web && (await startWebDevServer(options.web.root, server));
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     const refused = foreignRequestReason(req, { host, port: listening.port });
@@ -103,14 +110,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return sendJson(res, 405, { error: `method ${method} not allowed` }, { allow: ALLOWED_METHODS });
     }
     if (endpointPaths.includes(path)) return serveGraphQL(req, res, url, app);
-    if (path === "/") return redirect(res, "/explorer/");
-    if (path === "/favicon.ico") return void res.writeHead(204).end();
     if (path === "/explorer" || path === "/explorer/") {
       if (method !== "GET") return sendJson(res, 405, { error: "use GET" }, { allow: "GET" });
       return send(res, 200, "text/html; charset=utf-8", explorerPageHtml());
     }
     if (path.startsWith("/explorer/api/"))
       return serveExplorerApi(path.slice("/explorer/api/".length), res, app);
+    if (web) return web.handle(req, res, () => sendJson(res, 404, { error: `no route for ${path}` }));
+    if (path === "/") return redirect(res, "/explorer/");
+    if (path === "/favicon.ico") return void res.writeHead(204).end();
     return sendJson(res, 404, { error: `no route for ${path}` });
   }
 
@@ -210,6 +218,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       server.off("error", reject);
       resolve();
     });
+  }).catch(async (e: unknown) => {
+    await web?.close();
+    throw e;
   });
   const address = server.address() as AddressInfo;
   listening.port = address.port;
@@ -219,11 +230,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     url: `http://${shownHost}:${address.port}`,
     metrics,
     recordExecution: (e) => metrics.recordExecution(e),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await web?.close();
+      await new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 

@@ -6,12 +6,16 @@
  */
 export {
   buildSchema,
+  type DocumentNode,
   GraphQLError,
   type GraphQLObjectType,
   type GraphQLResolveInfo,
   GraphQLScalarType,
   type GraphQLSchema,
   Kind,
+  parse,
   responsePathAsArray,
+  Source,
   type ValueNode,
+  validate,
 } from "graphql/index.js";

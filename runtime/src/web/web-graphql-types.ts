@@ -11,8 +11,15 @@ import { codegen } from "@graphql-codegen/core";
 import * as typedDocumentNode from "@graphql-codegen/typed-document-node";
 import * as typescript from "@graphql-codegen/typescript";
 import * as typescriptOperations from "@graphql-codegen/typescript-operations";
-import { buildSchema, type DocumentNode, GraphQLError, parse, Source, validate } from "graphql";
 import { BuildError } from "../compiler/ts-build-error.ts";
+import {
+  buildSchema,
+  type DocumentNode,
+  GraphQLError,
+  parse,
+  Source,
+  validate,
+} from "../graphql/graphql-js.ts";
 
 /** Where the generated module goes, relative to the web root. */
 export const WEB_TYPES_FILE = "src/generated/graphql.ts";

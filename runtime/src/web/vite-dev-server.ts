@@ -1,0 +1,27 @@
+/**
+ * `trellis dev` for an app's front end: Vite's dev server in middleware mode, mounted on the dev server's
+ * own HTTP server (one origin, one port), its hot-reload websocket on the same server.
+ */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer } from "vite";
+
+export interface WebDevServer {
+  /** Serves a request Vite knows (pages, modules, assets); calls `next` for anything else. */
+  handle(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void;
+  close(): Promise<void>;
+}
+
+export async function startWebDevServer(webRoot: string, httpServer: Server): Promise<WebDevServer> {
+  const vite = await createServer({
+    root: webRoot,
+    base: "/",
+    clearScreen: false,
+    logLevel: "warn",
+    appType: "spa",
+    server: { middlewareMode: true, ws: { server: httpServer } },
+  });
+  return {
+    handle: (req, res, next) => vite.middlewares(req, res, next),
+    close: () => vite.close(),
+  };
+}
