@@ -57,7 +57,7 @@ function token(claims: Record<string, unknown>): Promise<string> {
 }
 
 async function as<T>(claims: Record<string, unknown> | undefined, query: string): Promise<T> {
-  const headers = claims === undefined ? {} : { "X-Test-Auth": await token(claims) };
+  const headers: Record<string, string> = claims === undefined ? {} : { "X-Test-Auth": await token(claims) };
   return client.request<T>(query, {}, headers);
 }
 
