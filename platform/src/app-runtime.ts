@@ -1,3 +1,5 @@
+import type { LambdaCaller } from "@trellis/graphdb";
+
 /**
  * The seam between the platform and the function runtime. The platform never loads a build itself: it
  * asks an AppRuntime to validate a build directory and to serve it. `@trellis/runtime` implements it for
@@ -38,6 +40,11 @@ export interface LoadApp {
 export interface LoadedApp {
   /** Answers a GraphQL request (the gateway has already authenticated it). */
   fetch(request: Request): Promise<Response>;
+  /**
+   * Serves the app's namespace's `@lambda` fields with its functions (trellis.json's `lambdas`); absent
+   * when the runtime cannot. Each call is reported through `onExecution` like a GraphQL call.
+   */
+  lambda?: LambdaCaller;
   /** Releases workers and instances (scale to zero); the platform calls loadApp again on the next request. */
   unload(): Promise<void>;
   /** Final shutdown: like unload, and the app will not be used again. */

@@ -23,6 +23,7 @@ import { DeploymentStore } from "./deploy/deployment-store.ts";
 import { displayHost } from "./display-host.ts";
 import { AppInstances } from "./gateway/app-instances.ts";
 import { gatewayRoutes } from "./gateway/gateway-routes.ts";
+import { appLambdaCaller } from "./graph/app-lambdas.ts";
 import { AppNamespaces } from "./graph/app-namespaces.ts";
 import { openPlatformGraph } from "./graph/platform-graph.ts";
 import { PlatformMetrics } from "./metrics.ts";
@@ -137,6 +138,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       httpPort: graphOptions.httpPort ?? 8080,
       grpcPort: graphOptions.grpcPort ?? 9080,
       host: graphOptions.host ?? "127.0.0.1",
+      // Called once serving (ctx is set by then): the functions of the app owning the namespace.
+      lambda: (request) => appLambdaCaller(ctx)(request),
     });
     closers.push(() => graph.close());
     const graphdb = {

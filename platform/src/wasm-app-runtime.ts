@@ -47,7 +47,8 @@ export function createWasmAppRuntime(options: WasmAppRuntimeOptions = {}): AppRu
         onExecution: (e) =>
           onExecution({
             executionId: e.executionId,
-            function: e.function,
+            // A call the graph database made for a @lambda field says so in Activity.
+            function: e.lambda ? `${e.function} (@lambda ${e.lambda})` : e.function,
             status: e.status,
             durationMs: e.durationMs,
             startedAt: e.startedAt,
@@ -55,7 +56,12 @@ export function createWasmAppRuntime(options: WasmAppRuntimeOptions = {}): AppRu
             ...(e.error ? { error: e.error.message } : {}),
           }),
       });
-      return { fetch: (request) => app.fetch(request), unload: () => app.unload(), close: () => app.close() };
+      return {
+        fetch: (request) => app.fetch(request),
+        lambda: (request) => app.lambda(request),
+        unload: () => app.unload(),
+        close: () => app.close(),
+      };
     },
   };
 }

@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import { DgraphError, exportNamespace, GraphQLSchemaError, GraphQLService } from "@trellis/graphdb";
 import type { FastifyInstance } from "fastify";
 import * as tar from "tar";
+import { appLambdaCaller } from "../graph/app-lambdas.ts";
 import type { PlatformContext } from "../platform-context.ts";
 import { badRequest } from "./api-errors.ts";
 
@@ -19,7 +20,11 @@ const GRAPHQL_TIMEOUT_MS = 30_000;
 export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
   // One GraphQL service for the platform's engine: it keeps each namespace's built schema, and reads the
   // stored SDL on every request, so a drop or an update through another path is seen at once.
-  const graphql = new GraphQLService(ctx.graph, { timeoutMs: GRAPHQL_TIMEOUT_MS });
+  // Its @lambda fields call the functions of the app owning the namespace.
+  const graphql = new GraphQLService(ctx.graph, {
+    timeoutMs: GRAPHQL_TIMEOUT_MS,
+    lambda: appLambdaCaller(ctx),
+  });
   const namespaceOf = async (app: string) => {
     await ctx.store.requireApp(app);
     return (await ctx.namespaces.of(app)).namespace;

@@ -1,3 +1,4 @@
+import type { LambdaRequest } from "@trellis/graphdb";
 import type { Logger } from "pino";
 import type { AppRuntime, ExecutionRecord, LoadedApp } from "../app-runtime.ts";
 import type { DeploymentStore } from "../deploy/deployment-store.ts";
@@ -41,7 +42,24 @@ export class AppInstances {
   constructor(private readonly options: AppInstancesOptions) {}
 
   /** Serves a request with the app's active deployment, loading it if needed. */
-  async fetch(app: AppRecord, request: Request): Promise<Response> {
+  fetch(app: AppRecord, request: Request): Promise<Response> {
+    return this.serve(app, (loaded) => loaded.fetch(request));
+  }
+
+  /**
+   * Calls the function behind one of the graph database's `@lambda` fields with the app's active
+   * deployment, loading it if needed: a request like any other (idle time, replaced deployments).
+   */
+  lambda(app: AppRecord, request: LambdaRequest): Promise<unknown> {
+    return this.serve(app, (loaded) => {
+      if (loaded.lambda === undefined) {
+        throw new Error(`app ${app.name}: this platform's runtime does not serve @lambda fields`);
+      }
+      return loaded.lambda(request);
+    });
+  }
+
+  private async serve<T>(app: AppRecord, use: (loaded: LoadedApp) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error("the platform is shutting down");
     const deploymentId = app.activeDeploymentId;
     if (!deploymentId) throw new Error(`app ${app.name} has no active deployment`);
@@ -53,7 +71,7 @@ export class AppInstances {
     }
     instance.inFlight++;
     try {
-      return await (await instance.loaded).fetch(request);
+      return await use(await instance.loaded);
     } finally {
       instance.inFlight--;
       this.lastRequest.set(app.name, Date.now());

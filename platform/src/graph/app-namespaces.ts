@@ -77,6 +77,12 @@ export class AppNamespaces {
     return this.apps.get(app);
   }
 
+  /** The app a namespace belongs to, if any (the galaxy and unknown namespaces belong to none). */
+  appOf(namespace: number): string | undefined {
+    for (const [app, ns] of this.apps) if (ns === namespace) return app;
+    return undefined;
+  }
+
   /** Drops the app's namespace (every key of its data and schema) and forgets it. */
   async drop(app: string): Promise<void> {
     await this.creating.get(app)?.catch(() => undefined);

@@ -13,6 +13,7 @@ import {
   createHttpServer,
   GALAXY_NAMESPACE,
   type GraphDB,
+  type LambdaCaller,
 } from "@trellis/graphdb";
 import type { Logger } from "pino";
 import { displayHost } from "../display-host.ts";
@@ -27,6 +28,8 @@ export interface PlatformGraphOptions {
   httpPort: number;
   grpcPort: number;
   host: string;
+  /** Serves the `@lambda` fields of the database's `/graphql` (each namespace's app: app-lambdas.ts). */
+  lambda?: LambdaCaller;
 }
 
 export interface PlatformGraph {
@@ -69,7 +72,12 @@ export async function openPlatformGraph(options: PlatformGraphOptions): Promise<
     }
     // Both transports sign and check the same JWTs: a token from /login works over gRPC too.
     const aclSecret = new TextEncoder().encode(deriveSecret(options.masterKey, "graphdb-acl-jwt"));
-    const http = createHttpServer(db.engine, { requireAuth: true, aclSecret, logger });
+    const http = createHttpServer(db.engine, {
+      requireAuth: true,
+      aclSecret,
+      logger,
+      graphql: { lambda: options.lambda },
+    });
     const { port: httpPort } = await http.listen(options.httpPort, options.host);
     closers.push(() => http.close());
     const grpc = createGrpcServer(db.engine, { requireAuth: true, aclSecret, logger });
