@@ -6,6 +6,7 @@ import type { DeploymentStore } from "./deploy/deployment-store.ts";
 import type { AppInstances } from "./gateway/app-instances.ts";
 import type { AppNamespaces } from "./graph/app-namespaces.ts";
 import type { PlatformMetrics } from "./metrics.ts";
+import type { AppSites } from "./site/app-sites.ts";
 import type { MetadataStore } from "./store/metadata-store.ts";
 
 /** What the HTTP routes work with; the routes themselves stay thin. */
@@ -25,4 +26,8 @@ export interface PlatformContext {
   authThrottle: AuthThrottle;
   /** The GraphQL endpoint of an app, as shown to users. */
   appUrl(app: string): string;
+  /** Deployed apps' static sites and manifest settings, by deployment. */
+  sites: AppSites;
+  /** Where an app's pages (or a preview's: pages and functions) are served: `http://<app>.<appDomain>:<port>`. */
+  siteUrl(app: string, preview?: string): string;
 }

@@ -1,27 +1,46 @@
 import type { FastifyInstance } from "fastify";
 import type { PlatformContext } from "../platform-context.ts";
-import type { DeploymentSource } from "../store/deployments-table.ts";
+import type { DeploymentRecord, DeploymentSource } from "../store/deployments-table.ts";
 import type { AuthConfig } from "./admin-auth.ts";
 
 const SOURCES = new Set<DeploymentSource>(["cli", "action", "api"]);
 
-/** Deployments: upload (admin or deploy token), list, rollback. */
+/**
+ * Deployments: upload (admin or deploy token), list, rollback, remove. An upload with
+ * `X-Trellis-Deploy-Branch` naming a branch other than main is that branch's preview.
+ */
 export function deploymentRoutes(api: FastifyInstance, ctx: PlatformContext, bodyLimit: number): void {
+  /** A deployment as the API shows it: with its preview's URL when it is a live preview. */
+  const shown = (app: string, d: DeploymentRecord) => ({
+    ...d,
+    previewUrl: d.status === "preview" && d.preview ? ctx.siteUrl(app, d.preview) : null,
+  });
+
   api.get<{ Params: { app: string } }>("/api/apps/:app/deployments", async (request) => {
     const app = await ctx.store.requireApp(request.params.app);
-    return { deployments: await ctx.store.listDeployments(app.name) };
+    return { deployments: (await ctx.store.listDeployments(app.name)).map((d) => shown(app.name, d)) };
   });
 
   api.post<{ Params: { app: string }; Body: Buffer }>(
     "/api/apps/:app/deployments",
     { bodyLimit, config: { deployToken: true } satisfies AuthConfig },
     async (request, reply) => {
+      const { app } = request.params;
       const header = String(request.headers["x-trellis-deploy-source"] ?? "api");
       const source = SOURCES.has(header as DeploymentSource) ? (header as DeploymentSource) : "api";
+      const branch = request.headers["x-trellis-deploy-branch"];
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const deployment = await ctx.deployer.deploy(request.params.app, body, source);
+      const deployment = await ctx.deployer.deploy(
+        app,
+        body,
+        source,
+        typeof branch === "string" ? branch : undefined,
+      );
       // `endpoint` extends the contract so that deploy clients can print where the app answers.
-      return reply.code(201).send({ deployment, endpoint: ctx.appUrl(request.params.app) });
+      const endpoint = deployment.preview
+        ? `${ctx.siteUrl(app, deployment.preview)}/graphql`
+        : ctx.appUrl(app);
+      return reply.code(201).send({ deployment: shown(app, deployment), endpoint });
     },
   );
 
@@ -29,6 +48,15 @@ export function deploymentRoutes(api: FastifyInstance, ctx: PlatformContext, bod
     "/api/apps/:app/deployments/:id/rollback",
     async (request) => {
       return { deployment: await ctx.deployer.rollback(request.params.app, request.params.id) };
+    },
+  );
+
+  api.delete<{ Params: { app: string; id: string } }>(
+    "/api/apps/:app/deployments/:id",
+    { config: { deployToken: true } satisfies AuthConfig },
+    async (request) => {
+      const removed = await ctx.deployer.remove(request.params.app, request.params.id);
+      return { deployment: removed };
     },
   );
 }

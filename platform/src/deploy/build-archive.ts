@@ -14,14 +14,22 @@ export interface ArchiveLimits {
   maxEntries: number;
 }
 
+/**
+ * A build is the component and the manifest plus, for an app with a front end, its static site: at most
+ * 10,000 files and 100 MiB as Vite wrote them (`DEFAULT_SITE_LIMITS`, checked after unpacking), each
+ * text file with up to two precompressed siblings, smaller than itself. Room for that and the component.
+ */
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   maxCompressedBytes: 64 * 1024 * 1024,
-  maxExtractedBytes: 128 * 1024 * 1024,
-  maxEntries: 10_000,
+  maxExtractedBytes: 256 * 1024 * 1024,
+  maxEntries: 32_000,
 };
 
 /** tar headers and padding around the files: 512 bytes per entry plus the end blocks. */
 const TAR_OVERHEAD_PER_ENTRY = 1024;
+
+/** Backslashes (a Windows separator: `..\\x` would escape there) and control characters, NUL included. */
+const UNSAFE_NAME = /[\u0000-\u001f\u007f\\]/;
 
 const reject = (message: string) => new PlatformError("DEPLOY_REJECTED", message);
 
@@ -97,6 +105,8 @@ class EntryChecker {
       this.problem = `the archive entry "${path}" is a ${entry.type}; only files and folders are accepted`;
     } else if (isAbsolute(path) || /^[a-zA-Z]:/.test(path)) {
       this.problem = `the archive entry "${path}" has an absolute path; archive the build folder's contents`;
+    } else if (UNSAFE_NAME.test(path)) {
+      this.problem = `the archive entry ${JSON.stringify(path)} has a backslash or a control character in its name`;
     } else if (path.split(/[\\/]/).includes("..")) {
       this.problem = `the archive entry "${path}" points outside the build folder ("..")`;
     } else if (this.entries > this.limits.maxEntries) {

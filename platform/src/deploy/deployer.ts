@@ -1,12 +1,17 @@
+import { loadManifest, STATIC_DIR } from "@trellis/runtime";
 import type { Logger } from "pino";
 import type { AppRuntime } from "../app-runtime.ts";
 import type { AppInstances } from "../gateway/app-instances.ts";
 import { PlatformError } from "../platform-error.ts";
+import type { AppSites } from "../site/app-sites.ts";
+import { checkSite, DEFAULT_SITE_LIMITS, type SiteLimits } from "../site/site-check.ts";
+import { SiteFilesError } from "../site/site-files.ts";
 import type { DeploymentRecord, DeploymentSource } from "../store/deployments-table.ts";
 import type { MetadataStore } from "../store/metadata-store.ts";
 import { sortableId } from "../store/sortable-id.ts";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, extractBuildArchive } from "./build-archive.ts";
 import type { DeploymentStore } from "./deployment-store.ts";
+import { previewOf } from "./preview-branch.ts";
 
 export interface DeployerOptions {
   store: MetadataStore;
@@ -14,24 +19,57 @@ export interface DeployerOptions {
   files: DeploymentStore;
   instances: AppInstances;
   logger: Logger;
+  sites: AppSites;
   /** Deployments kept per app for rollback (default 10). */
   keep?: number;
   limits?: ArchiveLimits;
+  /** Bounds of a deployment's static site (default DEFAULT_SITE_LIMITS). */
+  siteLimits?: SiteLimits;
 }
 
 /**
  * The deploy pipeline: unpack, prepare (through the runtime: only the component and the manifest are
  * trusted, the component is transpiled here and must answer a smoke call), then switch in one transaction. Anything
  * that fails before the switch leaves the current deployment serving; a rejected upload is kept as a
- * "failed" deployment carrying the reason.
+ * "failed" deployment carrying the reason. The static site (`static/`) is part of the deployment's files,
+ * checked before the switch, and switches (and rolls back) with the component and the manifest. A deploy
+ * from a branch other than main becomes that branch's preview instead, beside production.
  */
 export class Deployer {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: DeployerOptions) {}
 
-  deploy(app: string, archive: Uint8Array, source: DeploymentSource): Promise<DeploymentRecord> {
-    return this.serialized(app, () => this.deployNow(app, archive, source));
+  deploy(
+    app: string,
+    archive: Uint8Array,
+    source: DeploymentSource,
+    branch?: string,
+  ): Promise<DeploymentRecord> {
+    return this.serialized(app, () => this.deployNow(app, archive, source, branch));
+  }
+
+  /** Removes a deployment other than the live one: a preview (its URL stops serving), or an old one. */
+  remove(app: string, id: string): Promise<DeploymentRecord> {
+    return this.serialized(app, async () => {
+      const { store, files, sites } = this.options;
+      await store.requireApp(app);
+      const removed = await store.removeDeployment(app, id);
+      if (!removed) {
+        const found = await store.getDeployment(app, id);
+        if (found) {
+          throw new PlatformError(
+            "CONFLICT",
+            `deployment ${id} is live: roll back to another one before removing it`,
+          );
+        }
+        throw new PlatformError("NOT_FOUND", `app "${app}" has no deployment ${id}`);
+      }
+      await files.removeDeployment(app, id);
+      if (removed.preview) sites.previewsChanged(app);
+      this.options.logger.info({ app, deploymentId: id, preview: removed.preview }, "deployment removed");
+      return removed;
+    });
   }
 
   /** Makes an earlier deployment live again. */
@@ -60,10 +98,13 @@ export class Deployer {
     app: string,
     archive: Uint8Array,
     source: DeploymentSource,
+    branch: string | undefined,
   ): Promise<DeploymentRecord> {
-    const { store, files, runtime, instances, logger } = this.options;
+    const { store, files, runtime, instances, logger, sites } = this.options;
     const current = await store.requireApp(app);
+    const preview = previewOf(app, branch);
     const id = sortableId();
+    const origin = { branch: branch || null, preview: preview ?? null };
     let functions: string[];
     try {
       await extractBuildArchive(
@@ -71,19 +112,39 @@ export class Deployer {
         files.deploymentDir(app, id),
         this.options.limits ?? DEFAULT_ARCHIVE_LIMITS,
       );
-      ({ functions } = await runtime.prepareBuild(await files.buildDir(app, id)));
+      const buildDir = await files.buildDir(app, id);
+      await this.checkStaticSite(buildDir);
+      ({ functions } = await runtime.prepareBuild(buildDir));
     } catch (e) {
-      const reason = e instanceof PlatformError ? e.message : `the build is invalid: ${(e as Error).message}`;
+      const reason =
+        e instanceof PlatformError || e instanceof SiteFilesError
+          ? e.message
+          : `the build is invalid: ${(e as Error).message}`;
       const message = reason.replace(/\.\s*$/, "");
       await files.removeDeployment(app, id);
-      await store.addDeployment(app, { id, status: "failed", source, message, functions: [] });
+      await store.addDeployment(app, { id, status: "failed", source, message, functions: [], ...origin });
       logger.warn({ app, deploymentId: id, reason: message }, "deployment rejected");
-      const outcome = current.activeDeploymentId
-        ? `deployment ${current.activeDeploymentId} keeps serving`
-        : "nothing was deployed";
+      const serving = preview
+        ? (await store.previewDeployment(app, preview))?.id
+        : (current.activeDeploymentId ?? undefined);
+      const outcome = serving ? `deployment ${serving} keeps serving` : "nothing was deployed";
       throw new PlatformError("DEPLOY_REJECTED", `${message}; ${outcome}`);
     }
-    await store.addDeployment(app, { id, status: "previous", source, message: null, functions });
+    if (preview) {
+      const { deployment, replaced } = await store.addPreviewDeployment(app, {
+        id,
+        source,
+        message: null,
+        functions,
+        ...origin,
+        preview,
+      });
+      for (const old of replaced) await files.removeDeployment(app, old);
+      sites.previewsChanged(app);
+      logger.info({ app, deploymentId: id, preview, functions }, "preview deployed");
+      return deployment;
+    }
+    await store.addDeployment(app, { id, status: "previous", source, message: null, functions, ...origin });
     const record = await store.activateDeployment(app, id);
     instances.invalidate(app);
     logger.info({ app, deploymentId: id, functions }, "deployed");
@@ -91,6 +152,27 @@ export class Deployer {
       await files.removeDeployment(app, old);
     }
     return record;
+  }
+
+  /**
+   * Holds the build's static site to its limits before it may go live; a manifest with `web` needs one.
+   * A manifest that does not parse is left to the runtime's check, which explains it.
+   */
+  private async checkStaticSite(buildDir: string): Promise<void> {
+    const manifest = await loadManifest(buildDir).then(
+      (loaded) => loaded.manifest,
+      () => undefined,
+    );
+    const site = await checkSite(
+      buildDir,
+      manifest?.web?.spaFallback ?? false,
+      this.options.siteLimits ?? DEFAULT_SITE_LIMITS,
+    );
+    if (!site && manifest?.web) {
+      throw new SiteFilesError(
+        `trellis.json has "web" but the build has no ${STATIC_DIR}/ folder: build the front end with \`trellis build\``,
+      );
+    }
   }
 
   private serialized<T>(app: string, fn: () => Promise<T>): Promise<T> {

@@ -1,13 +1,20 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { splitSiteLabel } from "../deploy/preview-branch.ts";
 import type { PlatformContext } from "../platform-context.ts";
 import { APP_NAME, type AppRecord } from "../store/apps-table.ts";
-import { appFromHost } from "./app-host.ts";
+import { siteLabelFromHost } from "./app-host.ts";
 import { graphqlError } from "./graphql-error.ts";
 
 /** The app a gateway request is for: its name as requested, and its record once found. */
 export interface GatewayApp {
   name: string;
   record?: AppRecord;
+  /** The preview asked for (`<app>--<preview>`), if any. */
+  preview?: string;
+  /** The deployment that serves the request: the app's live one, or the preview's. */
+  deploymentId?: string | null;
+  /** The endpoint path within the app (`/graphql`). */
+  path?: string;
 }
 
 declare module "fastify" {
@@ -24,8 +31,9 @@ declare module "fastify" {
  */
 export function gatewayApp(ctx: PlatformContext, appDomain: string) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    const name = (request.params as { app?: string }).app ?? appFromHost(request.headers.host, appDomain);
-    if (name === undefined) {
+    const inPath = (request.params as { app?: string }).app;
+    const label = inPath ?? siteLabelFromHost(request.headers.host, appDomain);
+    if (label === undefined) {
       return graphqlError(
         reply,
         404,
@@ -33,10 +41,20 @@ export function gatewayApp(ctx: PlatformContext, appDomain: string) {
         "NOT_FOUND",
       );
     }
-    request.gatewayApp = { name };
+    const { app: name, preview } = splitSiteLabel(label);
+    const path = request.url.split("?")[0].slice(inPath === undefined ? 0 : `/apps/${inPath}`.length);
+    request.gatewayApp = { name, preview, path };
     const record = APP_NAME.test(name) ? await ctx.store.cachedApp(name) : undefined;
     if (!record) return graphqlError(reply, 404, `no app named "${name}" on this platform`, "NOT_FOUND");
     request.gatewayApp.record = record;
+    request.gatewayApp.deploymentId = record.activeDeploymentId;
+    if (preview !== undefined) {
+      const target = await ctx.sites.target(name, preview);
+      if (!target) {
+        return graphqlError(reply, 404, `app "${name}" has no preview "${preview}"`, "NOT_FOUND");
+      }
+      request.gatewayApp.deploymentId = target.deploymentId;
+    }
     return undefined;
   };
 }

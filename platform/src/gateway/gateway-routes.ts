@@ -23,13 +23,22 @@ export function gatewayRoutes(server: FastifyInstance, ctx: PlatformContext, app
     });
     scope.post("/apps/:app/graphql", (request, reply) => forward(ctx, request, reply));
     scope.post("/graphql", (request, reply) => forward(ctx, request, reply));
+    // Endpoints the app's manifest declares at other paths.
+    scope.post("/apps/:app/*", (request, reply) => forward(ctx, request, reply));
+    scope.route({
+      method: "POST",
+      url: "/*",
+      constraints: { host: appHostPattern(appDomain) },
+      handler: (request, reply) => forward(ctx, request, reply),
+    });
   });
 }
 
 /** Hands an authorised request to the app's live deployment and relays its response. */
 async function forward(ctx: PlatformContext, request: FastifyRequest, reply: FastifyReply) {
   const app = requestedApp(request);
-  if (!app.activeDeploymentId) {
+  const { preview, deploymentId, path = "" } = request.gatewayApp ?? {};
+  if (!deploymentId) {
     return graphqlError(
       reply,
       503,
@@ -37,9 +46,13 @@ async function forward(ctx: PlatformContext, request: FastifyRequest, reply: Fas
       "NOT_DEPLOYED",
     );
   }
+  if (path !== "/graphql" && !(await ctx.sites.config(app.name, deploymentId)).endpoints.has(path)) {
+    return graphqlError(reply, 404, `app "${app.name}" declares no endpoint at ${path}`, "NOT_FOUND");
+  }
   let response: Response;
   try {
-    response = await ctx.instances.fetch(app, toWebRequest(request));
+    const target = preview === undefined ? undefined : { name: preview, deploymentId };
+    response = await ctx.instances.fetch(app, toWebRequest(request), target);
   } catch (err) {
     request.log.error({ err, app: app.name }, "app failed");
     return graphqlError(
@@ -56,6 +69,12 @@ async function forward(ctx: PlatformContext, request: FastifyRequest, reply: Fas
     }
   });
   return reply.send(Buffer.from(await response.arrayBuffer()));
+}
+
+/** Hosts `<label>.<appDomain>[:port]`, for routes only app hosts answer. */
+function appHostPattern(appDomain: string): RegExp {
+  const domain = appDomain.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^[a-z0-9-]{1,63}\\.${domain}(?::\\d+)?$`, "i");
 }
 
 function toWebRequest(request: FastifyRequest): Request {

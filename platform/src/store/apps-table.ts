@@ -9,8 +9,11 @@ export interface AppRecord {
   activeDeploymentId: string | null;
 }
 
-/** App names: DNS labels, since an app is also served at `<app>.<host>`. */
-export const APP_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/**
+ * App names: DNS labels, since an app is also served at `<app>.<host>`; without `--`, which separates an
+ * app from its preview's branch (`<app>--<branch>.<host>`), so no app can take another's preview host.
+ */
+export const APP_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The `apps` table: one row per app, with the hash of its deploy token. */
 export class AppsTable {
@@ -21,7 +24,7 @@ export class AppsTable {
     if (!APP_NAME.test(name)) {
       throw new PlatformError(
         "BAD_REQUEST",
-        `invalid app name "${name}": use 1-63 lower-case letters, digits and inner hyphens (a DNS label)`,
+        `invalid app name "${name}": use 1-63 lower-case letters, digits and single inner hyphens (a DNS label without "--")`,
       );
     }
     const token = issueToken("deploy-token");

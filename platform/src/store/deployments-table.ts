@@ -2,7 +2,11 @@ import { PlatformError } from "../platform-error.ts";
 import { iso, json } from "./row-values.ts";
 import type { SqlDb, SqlRow } from "./sql-db.ts";
 
-export type DeploymentStatus = "active" | "previous" | "failed";
+/**
+ * "active": production, live; "previous": production, a rollback target; "preview": the live preview of
+ * its branch; "failed": rejected at deploy.
+ */
+export type DeploymentStatus = "active" | "previous" | "failed" | "preview";
 export type DeploymentSource = "cli" | "action" | "api";
 
 export interface DeploymentRecord {
@@ -12,6 +16,10 @@ export interface DeploymentRecord {
   source: DeploymentSource;
   message: string | null;
   functions: string[];
+  /** The branch it was deployed from, when the deploy named one. */
+  branch: string | null;
+  /** Its preview's name (the branch, slugged) when deployed from a branch other than main. */
+  preview: string | null;
 }
 
 /** A deployment as recorded on arrival: refused ("failed") or accepted, not yet active ("previous"). */
@@ -21,6 +29,8 @@ export interface NewDeployment {
   source: DeploymentSource;
   message: string | null;
   functions: string[];
+  branch?: string | null;
+  preview?: string | null;
 }
 
 /**
@@ -32,11 +42,60 @@ export class DeploymentsTable {
 
   async add(app: string, d: NewDeployment): Promise<DeploymentRecord> {
     const rows = await this.db.query(
-      `INSERT INTO deployments (id, app, status, source, message, functions) VALUES ($1, $2, $3, $4, $5, $6)
-       RETURNING *`,
-      [d.id, app, d.status, d.source, d.message, JSON.stringify(d.functions)],
+      `INSERT INTO deployments (id, app, status, source, message, functions, branch, preview)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+      [
+        d.id,
+        app,
+        d.status,
+        d.source,
+        d.message,
+        JSON.stringify(d.functions),
+        d.branch ?? null,
+        d.preview ?? null,
+      ],
     );
     return deploymentRecord(rows[0]);
+  }
+
+  /**
+   * Records an accepted preview deployment and makes it its preview's live one, in one transaction: the
+   * preview's former deployment is deleted. Returns the new record and the deleted ids (their files go).
+   */
+  async addPreview(
+    app: string,
+    d: Omit<NewDeployment, "status"> & { preview: string },
+  ): Promise<{ deployment: DeploymentRecord; replaced: string[] }> {
+    return this.db.transaction(async (tx) => {
+      const replaced = await tx.query<{ id: string }>(
+        "DELETE FROM deployments WHERE app = $1 AND preview = $2 AND status = 'preview' RETURNING id",
+        [app, d.preview],
+      );
+      const rows = await tx.query(
+        `INSERT INTO deployments (id, app, status, source, message, functions, branch, preview)
+         VALUES ($1, $2, 'preview', $3, $4, $5, $6, $7) RETURNING *`,
+        [d.id, app, d.source, d.message, JSON.stringify(d.functions), d.branch ?? null, d.preview],
+      );
+      return { deployment: deploymentRecord(rows[0]), replaced: replaced.map((r) => r.id) };
+    });
+  }
+
+  /** The live deployment of the app's preview `preview`. */
+  async findPreview(app: string, preview: string): Promise<DeploymentRecord | undefined> {
+    const rows = await this.db.query(
+      "SELECT * FROM deployments WHERE app = $1 AND preview = $2 AND status = 'preview' ORDER BY created_at DESC LIMIT 1",
+      [app, preview],
+    );
+    return rows[0] && deploymentRecord(rows[0]);
+  }
+
+  /** Deletes a deployment that is not the app's live one; returns it, or undefined when there is none. */
+  async remove(app: string, id: string): Promise<DeploymentRecord | undefined> {
+    const rows = await this.db.query(
+      "DELETE FROM deployments WHERE app = $1 AND id = $2 AND status <> 'active' RETURNING *",
+      [app, id],
+    );
+    return rows[0] && deploymentRecord(rows[0]);
   }
 
   async list(app: string): Promise<DeploymentRecord[]> {
@@ -63,6 +122,12 @@ export class DeploymentsTable {
       if (target[0].status === "failed") {
         throw new PlatformError("BAD_REQUEST", `deployment ${id} failed validation and cannot be made live`);
       }
+      if (target[0].status === "preview") {
+        throw new PlatformError(
+          "BAD_REQUEST",
+          `deployment ${id} is the preview of branch "${target[0].branch}": deploy that branch's build to main to make it live`,
+        );
+      }
       await tx.query("UPDATE deployments SET status = 'previous' WHERE app = $1 AND status = 'active'", [
         app,
       ]);
@@ -74,14 +139,15 @@ export class DeploymentsTable {
 
   /**
    * Deletes all but the newest `keep` good deployments (never the active one), and all but the newest
-   * `keep` failed ones, so that rejected uploads never push out a rollback target. Returns deleted ids.
+   * `keep` failed ones, so that rejected uploads never push out a rollback target. Live previews are
+   * not counted and never pruned (they are removed by their own DELETE). Returns deleted ids.
    */
   async prune(app: string, keep: number): Promise<string[]> {
     const rows = await this.db.query<{ id: string }>(
-      `DELETE FROM deployments WHERE app = $1 AND status <> 'active' AND id IN (
+      `DELETE FROM deployments WHERE app = $1 AND status NOT IN ('active', 'preview') AND id IN (
          SELECT id FROM (
            SELECT id, row_number() OVER (PARTITION BY status = 'failed' ORDER BY created_at DESC, id DESC) AS rn
-           FROM deployments WHERE app = $1) ranked
+           FROM deployments WHERE app = $1 AND status <> 'preview') ranked
          WHERE rn > $2)
        RETURNING id`,
       [app, keep],
@@ -98,5 +164,7 @@ function deploymentRecord(r: SqlRow): DeploymentRecord {
     source: r.source as DeploymentSource,
     message: (r.message as string | null) ?? null,
     functions: json<string[]>(r.functions),
+    branch: (r.branch as string | null) ?? null,
+    preview: (r.preview as string | null) ?? null,
   };
 }

@@ -163,6 +163,24 @@ export class MetadataStore {
     return this.deployments.get(app, id);
   }
 
+  /** Records an accepted preview deployment as its preview's live one; returns the ids it replaced. */
+  addPreviewDeployment(
+    app: string,
+    d: Omit<NewDeployment, "status"> & { preview: string },
+  ): Promise<{ deployment: DeploymentRecord; replaced: string[] }> {
+    return this.deployments.addPreview(app, d);
+  }
+
+  /** The live deployment of the app's preview `preview` (its branch, slugged). */
+  previewDeployment(app: string, preview: string): Promise<DeploymentRecord | undefined> {
+    return this.deployments.findPreview(app, preview);
+  }
+
+  /** Deletes a deployment other than the live one (a preview, a rollback target, a rejected upload). */
+  removeDeployment(app: string, id: string): Promise<DeploymentRecord | undefined> {
+    return this.deployments.remove(app, id);
+  }
+
   /** Makes `id` the app's live deployment, in one transaction; the former one becomes "previous". */
   activateDeployment(app: string, id: string): Promise<DeploymentRecord> {
     this.lookups.invalidate(app);

@@ -52,6 +52,14 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (app, execution_id)
    );
    CREATE INDEX executions_app_started ON executions(app, started_at DESC, execution_id DESC);`,
+  // Preview deployments: a deploy from a branch other than main is its branch's preview (status
+  // 'preview', served at <app>--<preview>.<appDomain>), beside the app's production deployment.
+  `ALTER TABLE deployments ADD COLUMN branch text;
+   ALTER TABLE deployments ADD COLUMN preview text;
+   ALTER TABLE deployments DROP CONSTRAINT deployments_status_check;
+   ALTER TABLE deployments ADD CONSTRAINT deployments_status_check
+     CHECK (status IN ('active', 'previous', 'failed', 'preview'));
+   CREATE INDEX deployments_preview ON deployments(app, preview, created_at DESC) WHERE preview IS NOT NULL;`,
 ];
 
 /** Brings the schema up to date; an advisory lock keeps concurrent platform nodes from racing. */
