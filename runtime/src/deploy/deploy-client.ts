@@ -5,11 +5,15 @@ import { TRANSPILED_DIR } from "../app/build-layout.ts";
 /** A deployment as the control plane reports it (GET /api/apps/:app/deployments). */
 export interface DeploymentRecord {
   id: string;
-  status: "active" | "previous" | "failed";
+  status: "active" | "previous" | "failed" | "preview";
   createdAt: string;
   source: string;
   message: string | null;
   functions: string[];
+  /** The branch deployed from, when the deploy named one. */
+  branch?: string | null;
+  /** Where a preview serves its pages and functions (`http://<app>--<branch>.<domain>`); null otherwise. */
+  previewUrl?: string | null;
 }
 
 export interface DeployBuildOptions {
@@ -21,6 +25,11 @@ export interface DeployBuildOptions {
   /** The build folder to upload (e.g. ./build). */
   buildDir: string;
   source?: "cli" | "action";
+  /**
+   * The git branch the build is from: `main` (or none) deploys to production, any other branch to that
+   * branch's preview, served at its own URL beside production.
+   */
+  branch?: string;
   onProgress?: (message: string) => void;
 }
 
@@ -73,6 +82,7 @@ export async function deployBuild(options: DeployBuildOptions): Promise<DeployBu
         Authorization: `Bearer ${options.token}`,
         "Content-Type": "application/gzip",
         "X-Trellis-Deploy-Source": options.source ?? "cli",
+        ...(options.branch ? { "X-Trellis-Deploy-Branch": options.branch } : {}),
       },
       body: new Uint8Array(archive),
     });
@@ -109,6 +119,10 @@ export async function deployBuild(options: DeployBuildOptions): Promise<DeployBu
     const reason = body.error?.message ?? `HTTP ${res.status} ${text.slice(0, 200)}`;
     throw new DeployError(`deployment rejected: ${reason}`, res.status);
   }
-  progress(`deployment ${body.deployment.id} is live`);
+  progress(
+    body.deployment.previewUrl
+      ? `deployment ${body.deployment.id} is the preview of ${options.branch}: ${body.deployment.previewUrl}`
+      : `deployment ${body.deployment.id} is live`,
+  );
   return { deployment: body.deployment, endpoint: body.endpoint ?? `${base}/apps/${options.app}/graphql` };
 }

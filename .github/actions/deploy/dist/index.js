@@ -19646,6 +19646,7 @@ function info(message) {
 
 // runtime/src/app/build-layout.ts
 var TRANSPILED_DIR = "transpiled";
+var STATIC_MAX_BYTES = 100 * 1024 * 1024;
 
 // runtime/src/deploy/deploy-client.ts
 import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
@@ -22656,7 +22657,8 @@ async function deployBuild(options) {
       headers: {
         Authorization: `Bearer ${options.token}`,
         "Content-Type": "application/gzip",
-        "X-Trellis-Deploy-Source": options.source ?? "cli"
+        "X-Trellis-Deploy-Source": options.source ?? "cli",
+        ...options.branch ? { "X-Trellis-Deploy-Branch": options.branch } : {}
       },
       body: new Uint8Array(archive)
     });
@@ -22688,7 +22690,9 @@ async function deployBuild(options) {
     const reason = body.error?.message ?? `HTTP ${res.status} ${text.slice(0, 200)}`;
     throw new DeployError(`deployment rejected: ${reason}`, res.status);
   }
-  progress(`deployment ${body.deployment.id} is live`);
+  progress(
+    body.deployment.previewUrl ? `deployment ${body.deployment.id} is the preview of ${options.branch}: ${body.deployment.previewUrl}` : `deployment ${body.deployment.id} is live`
+  );
   return { deployment: body.deployment, endpoint: body.endpoint ?? `${base}/apps/${options.app}/graphql` };
 }
 
@@ -22700,16 +22704,19 @@ async function run() {
     const url = getInput("url", { required: true });
     const app = getInput("app", { required: true });
     const buildDir = getInput("build-dir") || "./build";
+    const branch = getInput("branch") || process.env.GITHUB_HEAD_REF || process.env.GITHUB_REF_NAME || void 0;
     const { deployment, endpoint } = await deployBuild({
       url,
       app,
       token,
       buildDir,
       source: "action",
+      branch,
       onProgress: (message) => info(message)
     });
     setOutput("endpoint", endpoint);
     setOutput("deployment-id", deployment.id);
+    setOutput("preview-url", deployment.previewUrl ?? "");
     info(`Deployed ${app} (${deployment.id}, functions: ${deployment.functions.join(", ") || "none"})`);
     info(`Endpoint: ${endpoint}`);
   } catch (e) {

@@ -12,16 +12,21 @@ export async function run(): Promise<void> {
     const url = core.getInput("url", { required: true });
     const app = core.getInput("app", { required: true });
     const buildDir = core.getInput("build-dir") || "./build";
+    // A pull request's head branch, else the pushed branch: main deploys to production, others to previews.
+    const branch =
+      core.getInput("branch") || process.env.GITHUB_HEAD_REF || process.env.GITHUB_REF_NAME || undefined;
     const { deployment, endpoint } = await deployBuild({
       url,
       app,
       token,
       buildDir,
       source: "action",
+      branch,
       onProgress: (message) => core.info(message),
     });
     core.setOutput("endpoint", endpoint);
     core.setOutput("deployment-id", deployment.id);
+    core.setOutput("preview-url", deployment.previewUrl ?? "");
     core.info(`Deployed ${app} (${deployment.id}, functions: ${deployment.functions.join(", ") || "none"})`);
     core.info(`Endpoint: ${endpoint}`);
   } catch (e) {
