@@ -33,6 +33,10 @@ import { loadAdminToken } from "./secrets/admin-token.ts";
 import { EnvCipher } from "./secrets/env-cipher.ts";
 import { loadMasterKey } from "./secrets/master-key.ts";
 import { securityHeaders } from "./security-headers.ts";
+import { AppSites } from "./site/app-sites.ts";
+import type { SiteLimits } from "./site/site-check.ts";
+import { siteRoutes } from "./site/site-routes.ts";
+import { siteUrl } from "./site/site-url.ts";
 import { DEFAULT_RETENTION, type RetentionPolicy } from "./store/executions-table.ts";
 import { MetadataStore } from "./store/metadata-store.ts";
 import { openPgliteDb } from "./store/pglite-db.ts";
@@ -73,6 +77,8 @@ export interface PlatformOptions {
   keepDeployments?: number;
   /** Largest deployment upload in bytes (default 64 MiB). */
   maxUploadBytes?: number;
+  /** Bounds of an app's static site (default 10,000 files, 100 MiB: `DEFAULT_SITE_LIMITS`). */
+  siteLimits?: SiteLimits;
   /**
    * A separate listener serving `/metrics` without a token, for Prometheus (default: none; `/metrics` on
    * the main port always takes the admin token). Its host defaults to 127.0.0.1.
@@ -171,7 +177,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     });
     closers.push(() => instances.close());
     const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_ARCHIVE_LIMITS.maxCompressedBytes;
+    const sites = new AppSites({ store, files, limits: options.siteLimits });
     const deployer = new Deployer({
+      sites,
+      siteLimits: options.siteLimits,
       store,
       runtime: options.runtime,
       files,
@@ -202,6 +211,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       adminToken,
       authThrottle: new AuthThrottle(options.authThrottle),
       appUrl: (app) => `${options.publicUrl ?? baseUrl}/apps/${app}/graphql`,
+      sites,
+      siteUrl: (app, preview) =>
+        siteUrl(options.publicUrl ?? baseUrl, options.appDomain ?? "localhost", app, preview),
     };
     await registerRoutes(server, ctx, options, maxUploadBytes);
 
@@ -263,6 +275,7 @@ async function registerRoutes(
   maxUploadBytes: number,
 ): Promise<void> {
   await securityHeaders(server, { https: Boolean(options.tls) });
+  siteRoutes(server, ctx, options.appDomain ?? "localhost");
   metricsRoute(server, ctx);
   server.get("/health", async () => ({ status: "ok" }));
 

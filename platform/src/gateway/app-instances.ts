@@ -41,9 +41,16 @@ export class AppInstances {
 
   constructor(private readonly options: AppInstancesOptions) {}
 
-  /** Serves a request with the app's active deployment, loading it if needed. */
-  fetch(app: AppRecord, request: Request): Promise<Response> {
-    return this.serve(app, (loaded) => loaded.fetch(request));
+  /**
+   * Serves a request with the app's active deployment, or with the live deployment of one of its
+   * previews (loaded beside production, as `<app>--<preview>`), loading it if needed.
+   */
+  fetch(
+    app: AppRecord,
+    request: Request,
+    preview?: { name: string; deploymentId: string },
+  ): Promise<Response> {
+    return this.serve(app, preview, (loaded) => loaded.fetch(request));
   }
 
   /**
@@ -51,7 +58,7 @@ export class AppInstances {
    * deployment, loading it if needed: a request like any other (idle time, replaced deployments).
    */
   lambda(app: AppRecord, request: LambdaRequest): Promise<unknown> {
-    return this.serve(app, (loaded) => {
+    return this.serve(app, undefined, (loaded) => {
       if (loaded.lambda === undefined) {
         throw new Error(`app ${app.name}: this platform's runtime does not serve @lambda fields`);
       }
@@ -59,23 +66,28 @@ export class AppInstances {
     });
   }
 
-  private async serve<T>(app: AppRecord, use: (loaded: LoadedApp) => Promise<T>): Promise<T> {
+  private async serve<T>(
+    app: AppRecord,
+    preview: { name: string; deploymentId: string } | undefined,
+    use: (loaded: LoadedApp) => Promise<T>,
+  ): Promise<T> {
     if (this.closed) throw new Error("the platform is shutting down");
-    const deploymentId = app.activeDeploymentId;
+    const deploymentId = preview ? preview.deploymentId : app.activeDeploymentId;
     if (!deploymentId) throw new Error(`app ${app.name} has no active deployment`);
-    this.lastRequest.set(app.name, Date.now());
-    let instance = this.instances.get(app.name);
+    const key = preview ? `${app.name}--${preview.name}` : app.name;
+    this.lastRequest.set(key, Date.now());
+    let instance = this.instances.get(key);
     if (!instance || instance.deploymentId !== deploymentId) {
-      if (instance) this.retire(app.name, instance, "replaced");
-      instance = this.load(app.name, deploymentId);
+      if (instance) this.retire(key, instance, "replaced");
+      instance = this.load(app.name, key, deploymentId);
     }
     instance.inFlight++;
     try {
       return await use(await instance.loaded);
     } finally {
       instance.inFlight--;
-      this.lastRequest.set(app.name, Date.now());
-      if (instance.retired && instance.inFlight === 0) void this.dispose(app.name, instance);
+      this.lastRequest.set(key, Date.now());
+      if (instance.retired && instance.inFlight === 0) void this.dispose(key, instance);
     }
   }
 
@@ -94,8 +106,9 @@ export class AppInstances {
    * loads the current state. Requests in flight finish on the old instance.
    */
   invalidate(app: string, reason: "replaced" | "deleted" = "replaced"): void {
-    const instance = this.instances.get(app);
-    if (instance) this.retire(app, instance, reason);
+    for (const [key, instance] of [...this.instances]) {
+      if (key === app || key.startsWith(`${app}--`)) this.retire(key, instance, reason);
+    }
     if (reason === "deleted") this.lastRequest.delete(app);
   }
 
@@ -126,7 +139,8 @@ export class AppInstances {
     );
   }
 
-  private load(app: string, deploymentId: string): Instance {
+  /** Loads `app`'s deployment `deploymentId` as the instance `key` (the app, or `<app>--<preview>`). */
+  private load(app: string, key: string, deploymentId: string): Instance {
     const { runtime, store, files, metrics, logger } = this.options;
     const started = performance.now();
     const loaded = (async () => {
@@ -140,7 +154,7 @@ export class AppInstances {
       });
     })();
     const instance: Instance = { deploymentId, loaded, inFlight: 0, retired: false };
-    this.instances.set(app, instance);
+    this.instances.set(key, instance);
     metrics.coldStarts.inc({ app });
     metrics.loadedApps.set(this.instances.size);
     loaded.then(
@@ -148,8 +162,8 @@ export class AppInstances {
       (err) => {
         logger.error({ app, deploymentId, err }, "app failed to load");
         // Forget it so that the next request tries again.
-        if (this.instances.get(app) === instance) {
-          this.instances.delete(app);
+        if (this.instances.get(key) === instance) {
+          this.instances.delete(key);
           metrics.loadedApps.set(this.instances.size);
         }
       },
