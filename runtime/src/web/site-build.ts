@@ -70,11 +70,15 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   };
 }
 
-/** Vite's logger, keeping warnings for the build summary instead of printing them mid-spinner. */
+/**
+ * Vite's logger, keeping warnings for the build summary instead of printing them mid-spinner; errors
+ * reach the user as the BuildError that buildSite throws.
+ */
 function collectingLogger(warnings: string[]): Logger {
   const logger = createLogger("warn", { allowClearScreen: false });
   return {
     ...logger,
+    error: () => {},
     warn: (message) => warnings.push(`vite: ${message}`),
     warnOnce: (message) => {
       if (!warnings.includes(`vite: ${message}`)) warnings.push(`vite: ${message}`);
