@@ -23,6 +23,7 @@ import { fieldResolver, typeResolver } from "./execution/field-resolver.ts";
 import { httpLambdaCaller, LambdaBatcher, type LambdaCaller } from "./execution/lambda-caller.ts";
 import { type MutationWebhook, mutationWebhook } from "./execution/mutation-webhook.ts";
 import { OperationContext } from "./execution/operation-context.ts";
+import { type PlainQueryPlan, planPlainQuery, runPlainQuery } from "./execution/plain-query.ts";
 import { withRemoteResponses } from "./execution/remote-response.ts";
 import { LiveQuery } from "./live-query.ts";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLOperationLimits, limitRules } from "./operation-limits.ts";
@@ -53,12 +54,19 @@ export interface GraphQLServiceOptions {
   lambdaUrl?: string;
   /** Resolves `@lambda` fields in-process (takes precedence over `lambdaUrl`). */
   lambda?: LambdaCaller;
+  /**
+   * Run plain queries (generated query fields over stored data) along a precomputed plan instead of
+   * through graphql-js's resolvers (default true; the answers are the same, false is for comparing).
+   */
+  plainQueries?: boolean;
 }
 
 export class GraphQLService {
   private readonly builds = new Map<number, GraphQLSchemaBuild>();
   private readonly documents = new Map<string, DocumentNode>();
   private readonly validated = new WeakMap<GraphQLSchemaBuild, Set<string>>();
+  /** Plain-query plans per schema build, by operation name and text (null: the operation has none). */
+  private readonly plans = new WeakMap<GraphQLSchemaBuild, Map<string, PlainQueryPlan | null>>();
   /** Schema updates served since start (Dgraph's `schemaUpdateCounter`). */
   schemaUpdates = 0;
 
@@ -235,15 +243,29 @@ export class GraphQLService {
     namespace: number,
     request: GraphQLRequest,
   ): Promise<ExecutionResult> {
-    const ctx = new OperationContext(
-      prepared.build,
-      this.engine,
-      namespace,
-      this.options.timeoutMs,
-      this.lambda === undefined ? undefined : new LambdaBatcher(this.lambda, namespace),
-      request.headers,
-      this.webhook,
-    );
+    const context = () =>
+      new OperationContext(
+        prepared.build,
+        this.engine,
+        namespace,
+        this.options.timeoutMs,
+        this.lambda === undefined ? undefined : new LambdaBatcher(this.lambda, namespace),
+        request.headers,
+        this.webhook,
+      );
+    const plan = this.plainPlan(prepared, request);
+    if (plan !== undefined) {
+      const { schema } = prepared.build;
+      const result = await runPlainQuery(
+        plan,
+        schema,
+        prepared.document,
+        context(),
+        request.variables ?? undefined,
+      );
+      if (result !== undefined) return result;
+    }
+    const ctx = context();
     withRemoteResponses(prepared.build.schema);
     return execute({
       schema: prepared.build.schema,
@@ -254,6 +276,25 @@ export class GraphQLService {
       fieldResolver,
       typeResolver,
     });
+  }
+
+  /** The operation's plain-query plan (plain-query.ts), worked out once per schema and text. */
+  private plainPlan(
+    prepared: { build: GraphQLSchemaBuild; document: DocumentNode },
+    request: GraphQLRequest,
+  ): PlainQueryPlan | undefined {
+    if (this.options.plainQueries === false) return undefined;
+    let plans = this.plans.get(prepared.build);
+    if (plans === undefined) this.plans.set(prepared.build, (plans = new Map()));
+    const key = `${request.operationName ?? ""}\u0000${request.query}`;
+    let plan = plans.get(key);
+    if (plan === undefined) {
+      const { schema, model } = prepared.build;
+      plan = planPlainQuery(schema, model, prepared.document, request.operationName ?? undefined) ?? null;
+      if (plans.size >= 1000) plans.delete(plans.keys().next().value as string);
+      plans.set(key, plan);
+    }
+    return plan ?? undefined;
   }
 
   private parseCached(query: string): DocumentNode {

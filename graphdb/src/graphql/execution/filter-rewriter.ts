@@ -175,23 +175,34 @@ const RANGE_OPS = new Set(["eq", "in", "le", "lt", "ge", "gt", "between"]);
 /**
  * A function of `filter`'s top level that an index can answer, to start the query from (Dgraph promotes a
  * lone `eq` to the root): `uid(...)` for an id list, else the first indexed field operator in key order.
- * The whole filter still applies, so the result is the same, only found through the index.
+ * `rest` is the filter without that condition: the top level is a conjunction, so the root function and
+ * `rest` together select exactly what the whole filter does, and the condition is not evaluated twice.
  */
-export function rootFunction(type: TypeModel, filter: unknown): string | undefined {
+export function rootFunction(type: TypeModel, filter: unknown): { func: string; rest: unknown } | undefined {
   if (filter === null || typeof filter !== "object") return undefined;
   const value = filter as FilterValue;
+  const without = (key: string, ops?: FilterValue): FilterValue => {
+    const rest: FilterValue = { ...value };
+    if (ops === undefined || Object.keys(ops).length === 0) delete rest[key];
+    else rest[key] = ops;
+    return rest;
+  };
   for (const key of Object.keys(value).sort()) {
     if (key === "and" || key === "or" || key === "not" || key === "has") continue;
     const field = type.fields.find((f) => f.name === key);
     if (field === undefined) continue;
     if (field.storedId) {
       const values = listOf(value[key]).filter((v) => v !== null);
-      if (values.length > 0) return `eq(${dqlPredicateOf(field)}, ${values.map(dqlValue).join(", ")})`;
+      if (values.length > 0)
+        return {
+          func: `eq(${dqlPredicateOf(field)}, ${values.map(dqlValue).join(", ")})`,
+          rest: without(key),
+        };
       continue;
     }
     if (field.kind === "id") {
       const ids = listOf(value[key]).map(parseId);
-      if (ids.length > 0) return `uid(${ids.join(", ")})`;
+      if (ids.length > 0) return { func: `uid(${ids.join(", ")})`, rest: without(key) };
       continue;
     }
     const ops = value[key];
@@ -203,7 +214,11 @@ export function rootFunction(type: TypeModel, filter: unknown): string | undefin
         field.typeName === "String" || field.kind === "enum"
           ? (STRING_INDEX[op] ?? []).some((t) => field.search.includes(t))
           : RANGE_OPS.has(op);
-      if (indexed) return operatorDql(field, op, arg);
+      const func = indexed ? operatorDql(field, op, arg) : undefined;
+      if (func === undefined) continue;
+      const others: FilterValue = { ...(ops as FilterValue) };
+      delete others[op];
+      return { func, rest: without(key, others) };
     }
   }
   return undefined;

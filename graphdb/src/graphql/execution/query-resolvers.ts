@@ -104,14 +104,15 @@ export async function resolveQueryField(
     if (op === "check" && found !== null && found["dgraph.checkpwd"] !== true) return null;
     return found;
   }
+  const root = rootFunction(type, args.filter);
+  const filterArg = root === undefined ? args.filter : root.rest;
   const { params, filter } = edgeModifiers(
     rc,
     type,
-    op === "query" ? args : { filter: args.filter },
+    op === "query" ? { ...args, filter: filterArg } : { filter: filterArg },
     undefined,
   );
-  const root = rootFunction(type, args.filter);
-  const funcArgs = [`func: ${root ?? typeFilter}`, ...params].join(", ");
+  const funcArgs = [`func: ${root?.func ?? typeFilter}`, ...params].join(", ");
   const conditions =
     root === undefined ? filter : filter === undefined ? typeFilter : `${typeFilter} AND ${filter}`;
   const filterText = conditions !== undefined ? ` @filter(${conditions})` : "";
@@ -123,12 +124,17 @@ export async function resolveQueryField(
     const data = await ctx.read(dql);
     return (data.q as unknown[] | undefined) ?? [];
   }
+  const fields = collectAggregateFields(node);
+  if (fields.every((f) => f.name.value === "count" || f.name.value === "__typename")) {
+    // Only the count: the engine counts, no node is fetched.
+    dql = `query {\n${rc.auth?.takeBlocks() ?? ""}  q(${funcArgs})${filterText} { count(uid) }\n}`;
+    const data = await ctx.read(dql);
+    const count = (data.q as { count?: number }[] | undefined)?.[0]?.count ?? 0;
+    return aggregateResult([], fields, count);
+  }
   dql = `query {\n${rc.auth?.takeBlocks() ?? ""}  q(${funcArgs})${filterText} { ${aggregateValues(type, node.selectionSet)} }\n}`;
   const data = await ctx.read(dql);
-  return aggregateResult(
-    (data.q as Record<string, unknown>[] | undefined) ?? [],
-    collectAggregateFields(node),
-  );
+  return aggregateResult((data.q as Record<string, unknown>[] | undefined) ?? [], fields);
 }
 
 function collectAggregateFields(node: FieldNode): FieldNode[] {

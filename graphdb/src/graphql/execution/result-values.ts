@@ -39,11 +39,13 @@ function compare(a: unknown, b: unknown): number {
 
 /**
  * `{count, fMin, fMax, fSum, fAvg}` over nodes holding each field's value under its field name, keyed by
- * the response keys of `fields`. An empty set gives count 0 and null for the rest.
+ * the response keys of `fields`. An empty set gives count 0 and null for the rest. `count` is given when
+ * the engine counted the nodes instead of returning them.
  */
 export function aggregateResult(
   nodes: readonly Record<string, unknown>[],
   fields: readonly FieldNode[],
+  count = nodes.length,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const node of fields) {
@@ -51,7 +53,7 @@ export function aggregateResult(
     const key = node.alias?.value ?? node.name.value;
     const name = node.name.value;
     if (name === "count") {
-      out[key] = nodes.length;
+      out[key] = count;
       continue;
     }
     if (name === "__typename") continue;
