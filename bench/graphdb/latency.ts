@@ -60,6 +60,38 @@ export async function measure(op: (i: number) => Promise<unknown>, o: MeasureOpt
   return summarize(durations, performance.now() - start);
 }
 
+/**
+ * Like `measure`, for several ways of asking the same thing, taken in turns (a, b, c, a, b, c, …) so that
+ * every way sees the same machine: the same warm JIT, caches, GC pressure and background load. Comparing
+ * ways measured one after the other favours whichever runs later on a warmer process. Each way's op gets
+ * the same parameter index in a round.
+ */
+export async function measureInTurns(
+  ops: readonly ((i: number) => Promise<unknown>)[],
+  o: MeasureOptions,
+): Promise<LatencyStats[]> {
+  let i = 0;
+  const warmStart = performance.now();
+  for (let w = 0; w < o.warmup; w++, i++) {
+    for (const op of ops) await op(i);
+    if (performance.now() - warmStart > o.budgetMs / 4 && w >= 2) break;
+  }
+  const durations = ops.map((): number[] => []);
+  const wall = ops.map(() => 0);
+  const start = performance.now();
+  for (let n = 0; n < o.iterations; n++, i++) {
+    for (let k = 0; k < ops.length; k++) {
+      const t0 = performance.now();
+      await ops[k](i);
+      const d = performance.now() - t0;
+      durations[k].push(d);
+      wall[k] += d;
+    }
+    if (n + 1 >= o.minIterations && performance.now() - start > o.budgetMs * ops.length) break;
+  }
+  return durations.map((d, k) => summarize(d, wall[k]));
+}
+
 export interface RateResult {
   items: number;
   seconds: number;
