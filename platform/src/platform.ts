@@ -75,6 +75,8 @@ export interface PlatformOptions {
   publicUrl?: string;
   /** Deployments kept per app (default 10). */
   keepDeployments?: number;
+  /** Live previews per app (default 20). */
+  maxPreviews?: number;
   /** Largest deployment upload in bytes (default 64 MiB). */
   maxUploadBytes?: number;
   /** Bounds of an app's static site (default 10,000 files, 100 MiB: `DEFAULT_SITE_LIMITS`). */
@@ -187,6 +189,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       instances,
       logger,
       keep: options.keepDeployments,
+      maxPreviews: options.maxPreviews,
       limits: { ...DEFAULT_ARCHIVE_LIMITS, maxCompressedBytes: maxUploadBytes },
     });
 

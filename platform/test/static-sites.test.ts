@@ -320,6 +320,32 @@ describe("static sites", () => {
     expect((await t.api("DELETE", `/api/apps/shop/deployments/${active.id}`)).status).toBe(409);
   });
 
+  it("holds an app to its number of previews", async () => {
+    const small = await startTestPlatform({ maxPreviews: 1 });
+    try {
+      const created = await small.api("POST", "/api/apps", { name: "tiny" });
+      const deployBranch = async (branch: string) =>
+        fetch(`${small.platform.url}/api/apps/tiny/deployments`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${created.body.deployToken}`,
+            "content-type": "application/gzip",
+            "x-trellis-deploy-branch": branch,
+          },
+          body: new Uint8Array(
+            await siteArchive(join(small.tmp, `b-${branch}-${builds++}`), { version: branch }),
+          ),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+      expect((await deployBranch("one")).status).toBe(201);
+      expect((await deployBranch("one")).status).toBe(201);
+      const second = await deployBranch("two");
+      expect(second.status).toBe(400);
+      expect(second.body.error.message).toMatch(/already has 1 previews.*remove one/);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("keeps an app without static files answering / as before", async () => {
     await t.deployedApp("plain");
     const res = await get("/", {}, "plain.localhost");

@@ -13,6 +13,8 @@ import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, extractBuildArchive } from 
 import type { DeploymentStore } from "./deployment-store.ts";
 import { previewOf } from "./preview-branch.ts";
 
+const DEFAULT_MAX_PREVIEWS = 20;
+
 export interface DeployerOptions {
   store: MetadataStore;
   runtime: AppRuntime;
@@ -22,6 +24,8 @@ export interface DeployerOptions {
   sites: AppSites;
   /** Deployments kept per app for rollback (default 10). */
   keep?: number;
+  /** Live previews per app (default 20): each holds its files and, while in use, a loaded instance. */
+  maxPreviews?: number;
   limits?: ArchiveLimits;
   /** Bounds of a deployment's static site (default DEFAULT_SITE_LIMITS). */
   siteLimits?: SiteLimits;
@@ -103,6 +107,7 @@ export class Deployer {
     const { store, files, runtime, instances, logger, sites } = this.options;
     const current = await store.requireApp(app);
     const preview = previewOf(app, branch);
+    if (preview) await this.checkPreviewRoom(app, preview);
     const id = sortableId();
     const origin = { branch: branch || null, preview: preview ?? null };
     let functions: string[];
@@ -152,6 +157,18 @@ export class Deployer {
       await files.removeDeployment(app, old);
     }
     return record;
+  }
+
+  /** A new preview (not a redeploy of a live one) must fit within `maxPreviews`. */
+  private async checkPreviewRoom(app: string, preview: string): Promise<void> {
+    const max = this.options.maxPreviews ?? DEFAULT_MAX_PREVIEWS;
+    const live = (await this.options.store.listDeployments(app)).filter((d) => d.status === "preview");
+    if (live.length >= max && !live.some((d) => d.preview === preview)) {
+      throw new PlatformError(
+        "DEPLOY_REJECTED",
+        `app "${app}" already has ${live.length} previews, the most it may have: remove one (DELETE /api/apps/${app}/deployments/<id>) and deploy again`,
+      );
+    }
   }
 
   /**
