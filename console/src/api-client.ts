@@ -64,6 +64,8 @@ export interface Execution {
   startedAt: string;
   logs: ExecutionLog[];
   error: string | null;
+  /** The graph database's `@lambda` field (`Type.field`) the call served; null for API calls. */
+  lambda?: string | null;
 }
 
 export interface ActivityPage {

@@ -21,6 +21,8 @@ export interface ExecutionRecord {
   startedAt: string;
   logs: LogLine[];
   error?: string;
+  /** The graph database's `@lambda` field (`Type.field`) the call served; absent for gateway calls. */
+  lambda?: string;
 }
 
 export interface LoadApp {

@@ -47,13 +47,14 @@ export function createWasmAppRuntime(options: WasmAppRuntimeOptions = {}): AppRu
         onExecution: (e) =>
           onExecution({
             executionId: e.executionId,
-            // A call the graph database made for a @lambda field says so in Activity.
-            function: e.lambda ? `${e.function} (@lambda ${e.lambda})` : e.function,
+            function: e.function,
             status: e.status,
             durationMs: e.durationMs,
             startedAt: e.startedAt,
             logs: e.logs,
             ...(e.error ? { error: e.error.message } : {}),
+            // A call the graph database made for a @lambda field says so in Activity.
+            ...(e.lambda ? { lambda: e.lambda } : {}),
           }),
       });
       return {

@@ -92,7 +92,7 @@ describe("an app's graph namespace's @lambda fields on the platform", () => {
 
   async function lambdaActivity(app: string): Promise<Json[]> {
     const { executions } = (await api("GET", `/api/apps/${app}/activity?limit=100`)).body;
-    return (executions as Json[]).filter((e) => String(e.function).includes("@lambda"));
+    return (executions as Json[]).filter((e) => e.lambda !== null);
   }
 
   /** Activity is written in batches: wait until `count` lambda executions are there. */
@@ -164,11 +164,14 @@ describe("an app's graph namespace's @lambda fields on the platform", () => {
       },
     });
     const activity = await waitForLambdaActivity("shop", 3);
-    expect(activity.map((e) => e.function).sort()).toEqual([
-      "double (@lambda Query.double)",
-      "shippingEstimate (@lambda Product.shippingEstimate)",
-      "shippingEstimate (@lambda Product.shippingEstimate)",
+    expect(activity.map((e) => `${e.lambda} ${e.function}`).sort()).toEqual([
+      "Product.shippingEstimate shippingEstimate",
+      "Product.shippingEstimate shippingEstimate",
+      "Query.double double",
     ]);
+    // Filtered by function like any call.
+    const byFunction = (await api("GET", "/api/apps/shop/activity?function=double")).body.executions;
+    expect(byFunction).toEqual([expect.objectContaining({ function: "double", lambda: "Query.double" })]);
     expect(activity.every((e) => e.status === "success")).toBe(true);
   });
 
@@ -190,7 +193,8 @@ describe("an app's graph namespace's @lambda fields on the platform", () => {
     ]);
     const activity = await waitForLambdaActivity("shop", 7);
     expect(activity.find((e) => e.status === "error")).toMatchObject({
-      function: "spin (@lambda Product.spin)",
+      function: "spin",
+      lambda: "Product.spin",
       error: expect.stringContaining("timeout"),
     });
   });

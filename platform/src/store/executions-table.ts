@@ -11,6 +11,8 @@ export interface StoredExecution {
   startedAt: string;
   logs: LogLine[];
   error: string | null;
+  /** The `@lambda` field (`Type.field`) the call served for the graph database; null for gateway calls. */
+  lambda: string | null;
 }
 
 export interface ExecutionFilter {
@@ -66,11 +68,12 @@ export class ExecutionsTable {
         e.startedAt,
         JSON.stringify(e.logs),
         e.error ?? null,
+        e.lambda ?? null,
       );
-      return `(${Array.from({ length: 8 }, (_, i) => `$${base + i + 1}`).join(", ")})`;
+      return `(${Array.from({ length: 9 }, (_, i) => `$${base + i + 1}`).join(", ")})`;
     });
     await this.db.query(
-      `INSERT INTO executions (app, execution_id, function, status, duration_ms, started_at, logs, error)
+      `INSERT INTO executions (app, execution_id, function, status, duration_ms, started_at, logs, error, lambda)
        VALUES ${rows.join(", ")} ON CONFLICT DO NOTHING`,
       params,
     );
@@ -146,6 +149,7 @@ function executionRecord(r: SqlRow): StoredExecution {
     startedAt: iso(r.started_at),
     logs: json<LogLine[]>(r.logs),
     error: (r.error as string | null) ?? null,
+    lambda: (r.lambda as string | null) ?? null,
   };
 }
 

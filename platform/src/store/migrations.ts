@@ -60,6 +60,8 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE deployments ADD CONSTRAINT deployments_status_check
      CHECK (status IN ('active', 'previous', 'failed', 'preview'));
    CREATE INDEX deployments_preview ON deployments(app, preview, created_at DESC) WHERE preview IS NOT NULL;`,
+  // An execution the graph database asked for, to serve a @lambda field: the field (`Type.field`).
+  "ALTER TABLE executions ADD COLUMN lambda text;",
 ];
 
 /** Brings the schema up to date; an advisory lock keeps concurrent platform nodes from racing. */

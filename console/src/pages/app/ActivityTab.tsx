@@ -187,6 +187,14 @@ export function ActivityTab({ app }: { app: App }) {
                       >
                         <span aria-hidden="true">{open ? "▾" : "▸"}</span> {e.function}
                       </button>
+                      {e.lambda ? (
+                        <>
+                          {" "}
+                          <span className="tag" title="called by the graph database for this @lambda field">
+                            @lambda {e.lambda}
+                          </span>
+                        </>
+                      ) : null}
                     </td>
                     <td className="num">{e.durationMs} ms</td>
                     <td>
