@@ -85,7 +85,13 @@ export function createProgram(): Command {
         .env("TRELLIS_DEPLOY_TOKEN")
         .makeOptionMandatory(),
     )
-    .action(async (path: string, opts: { url: string; app: string; token: string }) => {
+    .addOption(
+      new Option(
+        "--branch <name>",
+        "git branch of the build: other than main, it deploys to that branch's preview URL",
+      ).env("TRELLIS_DEPLOY_BRANCH"),
+    )
+    .action(async (path: string, opts: { url: string; app: string; token: string; branch?: string }) => {
       await runDeploy(path, opts, term);
     });
 
