@@ -3,12 +3,13 @@
  * `trellis build`, deployed once with `trellis deploy` and once by running the deploy action's entry point
  * the way GitHub Actions does (INPUT_* variables, GITHUB_OUTPUT); API keys (200 / 401 missing, wrong,
  * revoked); an env var set in the platform reaching the app's http connection; Activity with durations;
- * scale to zero and a cold start that succeeds.
+ * a front end served beside the functions, with a public endpoint and a branch's preview; scale to zero
+ * and a cold start that succeeds.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -246,6 +247,80 @@ export function getEchoedAuth(): string {
       sayHello: "Hello, rolled!",
     });
   }, 60_000);
+
+  it("serves a front end beside its functions, a public endpoint, and a branch's preview", async () => {
+    await api("POST", "/api/apps", { name: "site" });
+    const port = Number(new URL(platform.url).port);
+    const withSite = async (name: string, title: string) => {
+      const dir = join(tmp, name);
+      await cp(buildDir, dir, { recursive: true });
+      const manifest = JSON.parse(await readFile(join(dir, "trellis.json"), "utf8"));
+      manifest.web = { spaFallback: true };
+      manifest.endpoints = { default: { type: "graphql", path: "/graphql", auth: "none" } };
+      await writeFile(join(dir, "trellis.json"), JSON.stringify(manifest));
+      await mkdir(join(dir, "static/assets"), { recursive: true });
+      await writeFile(join(dir, "static/index.html"), `<!doctype html><title>${title}</title>`);
+      await writeFile(join(dir, "static/assets/index-0a1b2c3d.js"), "export {};\n");
+      return new Uint8Array(await packBuild(dir)) as Uint8Array<ArrayBuffer>;
+    };
+    const deploy = async (archive: Uint8Array<ArrayBuffer>, branch?: string) =>
+      fetch(`${platform.url}/api/apps/site/deployments`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${platform.adminToken}`,
+          "content-type": "application/gzip",
+          ...(branch ? { "x-trellis-deploy-branch": branch } : {}),
+        },
+        body: archive,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+    /** A request to an app host (`site.localhost`), which fetch cannot address. */
+    const onHost = (host: string, path: string, body?: string) =>
+      new Promise<{ status: number; text: string; headers: Record<string, unknown> }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: "127.0.0.1",
+            port,
+            path,
+            method: body ? "POST" : "GET",
+            headers: { host, ...(body ? { "content-type": "application/json" } : {}) },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (d) => {
+              text += d;
+            });
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+
+    expect((await deploy(await withSite("site-main", "production"))).status).toBe(201);
+    const page = await onHost("site.localhost", "/orders/7");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("<title>production</title>");
+    const asset = await onHost("site.localhost", "/assets/index-0a1b2c3d.js");
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const call = await onHost(
+      "site.localhost",
+      "/graphql",
+      JSON.stringify({ query: '{ sayHello(name: "page") }' }),
+    );
+    expect(JSON.parse(call.text).data).toEqual({ sayHello: "Hello, page!" });
+
+    const preview = await deploy(await withSite("site-preview", "preview"), "feature/x");
+    expect(preview.status).toBe(201);
+    expect(preview.body.deployment.previewUrl).toBe(`http://site--feature-x.localhost:${port}`);
+    expect((await onHost("site--feature-x.localhost", "/")).text).toContain("<title>preview</title>");
+    const previewCall = await onHost(
+      "site--feature-x.localhost",
+      "/graphql",
+      JSON.stringify({ query: '{ sayHello(name: "preview") }' }),
+    );
+    expect(JSON.parse(previewCall.text).data).toEqual({ sayHello: "Hello, preview!" });
+    expect((await onHost("site.localhost", "/")).text).toContain("<title>production</title>");
+  }, 120_000);
 
   it("scales an idle app to zero and cold starts it on the next call", async () => {
     const key = (await api("POST", "/api/apps/echo/keys", { name: "cold" })).body.secret;
