@@ -125,12 +125,17 @@ export class GraphQLService {
     return build;
   }
 
+  /** Builds a schema as an update would, checked against this server's settings; throws GraphQLSchemaError. */
+  checkSchema(sdl: string): GraphQLSchemaBuild {
+    return buildGraphQLSchema(sdl, { lambdaConfigured: this.lambda !== undefined });
+  }
+
   /** Validates, applies and stores a new schema; throws GraphQLSchemaError and changes nothing when invalid. */
   async updateSchema(
     namespace: number,
     sdl: string,
   ): Promise<{ build: GraphQLSchemaBuild; stored: StoredSchema }> {
-    const build = buildGraphQLSchema(sdl, { lambdaConfigured: this.lambda !== undefined });
+    const build = this.checkSchema(sdl);
     await this.engine.alter({ namespace, schema: build.dqlSchema });
     const res = await this.engine.mutate({
       namespace,

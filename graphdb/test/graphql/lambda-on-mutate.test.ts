@@ -259,7 +259,7 @@ describe("@lambdaOnMutate configuration", () => {
     });
   });
 
-  it("refuses the schema on a server without a lambda server, with Dgraph's text", async () => {
+  it("refuses and fails validation of the schema on a server without a lambda server, with Dgraph's text", async () => {
     const graph = await graphServer({});
     expect(await uploadSchema(graph.base, SCHEMA)).toEqual({
       errors: [
@@ -270,5 +270,10 @@ describe("@lambdaOnMutate configuration", () => {
         },
       ],
     });
+    const checked = await fetch(`${graph.base}/admin/schema/validate`, { method: "POST", body: SCHEMA });
+    expect(checked.status).toBe(400);
+    expect(((await checked.json()) as { errors: { message: string }[] }).errors[0].message).toBe(
+      "input:2: Type Author: has the @lambdaOnMutate directive, but the `--graphql lambda-url` flag wasn't specified during alpha startup.",
+    );
   });
 });

@@ -9,7 +9,6 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { buildSchema, type ExecutionResult, GraphQLError, graphql } from "graphql";
 import { DgraphError } from "../../core/errors.ts";
 import { exportNamespace } from "../../engine/export-writer.ts";
-import { buildGraphQLSchema } from "../../graphql/schema/build-graphql-schema.ts";
 import { GraphQLSchemaError, problemText } from "../../graphql/schema/schema-error.ts";
 import { AUTH_TOKEN_HEADER, checkAuthToken } from "../auth-token.ts";
 import { RequestError } from "../envelope.ts";
@@ -134,7 +133,7 @@ export function adminSchemaValidateRoute(ctx: ServerContext) {
       return refusal(reply, e);
     }
     try {
-      buildGraphQLSchema(sdl);
+      ctx.graphql.checkSchema(sdl);
       return sendJson(reply, errorsJson(["Schema is valid"], "success"));
     } catch (e) {
       const messages =
