@@ -227,12 +227,9 @@ describe("Trellis and a Federation 1 subgraph behind an Apollo gateway", () => {
     ]);
   });
 
-  // Fails today: Trellis's `_entities` adds `dgraph.type` to an entity's DQL block only when the selection
-  // text has no `dgraph.type` anywhere, so a nested `__typename` (which the gateway sends for every nested
-  // entity it must fetch elsewhere, here `product { __typename upc }`) leaves the entity itself without its
-  // type, and `_Entity` cannot be resolved (src/graphql/execution/entities-resolver.ts). Drop `.fails` when
-  // that is fixed.
-  it.fails("crosses back and forth in one query: accounts → Trellis → accounts → Trellis", async () => {
+  // The gateway asks for `__typename` of each nested entity it fetches elsewhere (`product { __typename
+  // upc }`): the entity's own type must still be selected for `_Entity`.
+  it("crosses back and forth in one query: accounts → Trellis → accounts → Trellis", async () => {
     const data = await ok(
       '{ user(id: "u1") { username reviews { body product { name shippingEstimate } } } }',
     );

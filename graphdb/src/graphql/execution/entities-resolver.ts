@@ -95,8 +95,9 @@ export async function resolveEntities(
     const conditions = [`type(${type.dgraphType})`];
     const auth = rc.auth?.filter(type, "query");
     if (auth !== undefined) conditions.push(auth);
-    // `dgraph.type` (for `__typename` of the `_Entity` union) unless the selection already asked for it.
-    const types = /(^| )dgraph\.type( |$)/.test(body) ? "" : " dgraph.type";
+    // `dgraph.type` (for `__typename` of the `_Entity` union) unless the entity's own level already asks
+    // for it: selectionDql puts it last at its level, and a nested level's own ends with "}".
+    const types = body === "dgraph.type" || body.endsWith(" dgraph.type") ? "" : " dgraph.type";
     blocks.push(
       `e${n}(func: ${func}) @filter(${conditions.join(" AND ")}) { ${body} ${KEY_ALIAS} : ${keyValue}${types} }`,
     );
