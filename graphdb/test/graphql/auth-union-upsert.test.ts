@@ -40,6 +40,7 @@ type Todo @auth(
   title: String! @id
   owner: String! @search(by: [hash])
   done: Boolean
+  next: Todo
 }
 # Dgraph.Authorization {"VerificationKey":"${SECRET}","Header":"X-Test-Auth","Namespace":"${NS}","Algo":"HS256"}
 `;
@@ -154,6 +155,15 @@ describe("@auth update rule on add with upsert", () => {
       upsert(`{ title: "t1", owner: "alice", done: false }, { title: "b1", owner: "bob" }`),
     );
     expect(r.addTodo).toEqual({ numUids: 1, todo: [{ title: "b1", done: null }] });
+    expect(await done("t1")).toBe(true);
+    // Named first by a Ref (linked, not updated), then upserted at the top level: still refused.
+    const linked = await as<Added>(
+      { USER: "bob" },
+      upsert(
+        `{ title: "b2", owner: "bob", next: { title: "t1" } }, { title: "t1", owner: "alice", done: false }`,
+      ),
+    );
+    expect(linked.addTodo).toEqual({ numUids: 1, todo: [{ title: "b2", done: null }] });
     expect(await done("t1")).toBe(true);
     const refused = await as<Added>({ USER: "bob" }, upsert(`{ title: "a2", owner: "alice" }`)).catch(
       (e: ClientError) => e.response,

@@ -111,7 +111,8 @@ export class ObjectWriter implements EdgeScope {
       const existing = await findByXid(this.tx, this.model, type, x, value);
       if (existing === undefined) continue;
       if (topLevel && !upsert) throw xidTakenError(value, x.name, type.name);
-      const denied = topLevel && !(await this.updatable(type, existing));
+      // Asked once the node is updated (top level); a Ref only links it.
+      const denied = topLevel ? !(await this.updatable(type, existing)) : undefined;
       this.xids.set(key, { obj: input, type, uid: existing, topLevel, created: false, denied });
       if (denied) return { uid: existing, created: false, skipped: true };
       if (topLevel) await this.fill(existing, type, this.withoutXids(type, input), false);
