@@ -277,7 +277,7 @@ async function registerRoutes(
   options: PlatformOptions,
   maxUploadBytes: number,
 ): Promise<void> {
-  await securityHeaders(server, { https: Boolean(options.tls) });
+  await securityHeaders(server, { https: Boolean(options.tls), appDomain: options.appDomain ?? "localhost" });
   siteRoutes(server, ctx, options.appDomain ?? "localhost");
   metricsRoute(server, ctx);
   server.get("/health", async () => ({ status: "ok" }));

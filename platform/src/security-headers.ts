@@ -1,5 +1,5 @@
 import helmet from "@fastify/helmet";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 
 /**
  * The Content-Security-Policy of everything the platform serves. The console's Vite build is one module
@@ -32,13 +32,16 @@ const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
  * platform cannot vouch for sibling or app subdomains it may not serve over HTTPS) and
  * `upgrade-insecure-requests`, which over plain HTTP would break the console's own requests.
  */
-export async function securityHeaders(server: FastifyInstance, options: { https: boolean }): Promise<void> {
+export async function securityHeaders(
+  server: FastifyInstance,
+  options: { https: boolean; appDomain: string },
+): Promise<void> {
+  // The console frames app sites (`<app>.<appDomain>`, any port, its own scheme): their thumbnails.
+  const policy = { ...CONTENT_SECURITY_POLICY, "frame-src": [`*.${options.appDomain}:*`] };
   await server.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: options.https
-        ? { ...CONTENT_SECURITY_POLICY, "upgrade-insecure-requests": [] }
-        : CONTENT_SECURITY_POLICY,
+      directives: options.https ? { ...policy, "upgrade-insecure-requests": [] } : policy,
     },
     frameguard: { action: "deny" },
     referrerPolicy: { policy: "no-referrer" },
@@ -46,4 +49,20 @@ export async function securityHeaders(server: FastifyInstance, options: { https:
       ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false }
       : false,
   });
+}
+
+/**
+ * An app's pages may be framed by the console (the thumbnail on its Overview) and by nothing else. The
+ * console's frame is sandboxed without same-origin, so the page runs in an opaque origin: its own files
+ * (public by design) are served to any origin, for CORS (module scripts) and CORP (images, styles) alike.
+ */
+export function allowConsoleFraming(reply: FastifyReply, consoleOrigin: string): void {
+  const policy = String(reply.getHeader("content-security-policy") ?? "");
+  reply.header(
+    "content-security-policy",
+    policy.replace(/frame-ancestors [^;]*/, `frame-ancestors ${consoleOrigin}`),
+  );
+  reply.removeHeader("x-frame-options");
+  reply.header("access-control-allow-origin", "*");
+  reply.header("cross-origin-resource-policy", "cross-origin");
 }

@@ -9,7 +9,7 @@ import { startTestPlatform, type TestPlatform } from "./support/test-platform.ts
 
 const CSP =
   "default-src 'self';script-src 'self';style-src 'self';img-src 'self';font-src 'self';connect-src 'self';" +
-  "object-src 'none';base-uri 'none';form-action 'self';frame-ancestors 'none'";
+  "object-src 'none';base-uri 'none';form-action 'self';frame-ancestors 'none';frame-src *.localhost:*";
 
 /** The headers every browser-facing answer must carry, over HTTP. */
 function expectSecurityHeaders(headers: Headers | IncomingHttpHeaders, what: string): void {

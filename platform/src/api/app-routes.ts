@@ -16,6 +16,8 @@ export async function appView(ctx: PlatformContext, app: AppRecord) {
     createdAt: app.createdAt,
     lastRequestAt: ctx.instances.lastRequestAt(app.name),
     functions: active?.functions ?? [],
+    /** Where the live deployment's pages are served; null when it has no front end. */
+    siteUrl: active?.site ? ctx.siteUrl(app.name) : null,
   };
 }
 

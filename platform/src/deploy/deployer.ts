@@ -4,7 +4,7 @@ import type { AppRuntime } from "../app-runtime.ts";
 import type { AppInstances } from "../gateway/app-instances.ts";
 import { PlatformError } from "../platform-error.ts";
 import type { AppSites } from "../site/app-sites.ts";
-import { checkSite, DEFAULT_SITE_LIMITS, type SiteLimits } from "../site/site-check.ts";
+import { checkSite, DEFAULT_SITE_LIMITS, type SiteLimits, type SiteSummary } from "../site/site-check.ts";
 import { SiteFilesError } from "../site/site-files.ts";
 import type { DeploymentRecord, DeploymentSource } from "../store/deployments-table.ts";
 import type { MetadataStore } from "../store/metadata-store.ts";
@@ -111,6 +111,7 @@ export class Deployer {
     const id = sortableId();
     const origin = { branch: branch || null, preview: preview ?? null };
     let functions: string[];
+    let site: SiteSummary | undefined;
     try {
       await extractBuildArchive(
         archive,
@@ -118,7 +119,7 @@ export class Deployer {
         this.options.limits ?? DEFAULT_ARCHIVE_LIMITS,
       );
       const buildDir = await files.buildDir(app, id);
-      await this.checkStaticSite(buildDir);
+      site = await this.checkStaticSite(buildDir);
       ({ functions } = await runtime.prepareBuild(buildDir));
     } catch (e) {
       const reason =
@@ -143,13 +144,22 @@ export class Deployer {
         functions,
         ...origin,
         preview,
+        site: site ?? null,
       });
       for (const old of replaced) await files.removeDeployment(app, old);
       sites.previewsChanged(app);
       logger.info({ app, deploymentId: id, preview, functions }, "preview deployed");
       return deployment;
     }
-    await store.addDeployment(app, { id, status: "previous", source, message: null, functions, ...origin });
+    await store.addDeployment(app, {
+      id,
+      status: "previous",
+      source,
+      message: null,
+      functions,
+      ...origin,
+      site: site ?? null,
+    });
     const record = await store.activateDeployment(app, id);
     instances.invalidate(app);
     logger.info({ app, deploymentId: id, functions }, "deployed");
@@ -173,9 +183,10 @@ export class Deployer {
 
   /**
    * Holds the build's static site to its limits before it may go live; a manifest with `web` needs one.
-   * A manifest that does not parse is left to the runtime's check, which explains it.
+   * A manifest that does not parse is left to the runtime's check, which explains it. Returns what the
+   * site holds, or undefined when the build has none.
    */
-  private async checkStaticSite(buildDir: string): Promise<void> {
+  private async checkStaticSite(buildDir: string): Promise<SiteSummary | undefined> {
     const manifest = await loadManifest(buildDir).then(
       (loaded) => loaded.manifest,
       () => undefined,
@@ -190,6 +201,7 @@ export class Deployer {
         `trellis.json has "web" but the build has no ${STATIC_DIR}/ folder: build the front end with \`trellis build\``,
       );
     }
+    return site;
   }
 
   private serialized<T>(app: string, fn: () => Promise<T>): Promise<T> {

@@ -22,6 +22,8 @@ export const DEFAULT_SITE_LIMITS: SiteLimits = { maxFiles: STATIC_MAX_FILES, max
 export interface SiteSummary {
   files: number;
   bytes: number;
+  /** It has an `index.html` at its root (its home page). */
+  hasIndex: boolean;
 }
 
 /** A folder per file and one sibling per encoding: the most entries a site within `limits` can walk. */
@@ -69,5 +71,5 @@ export async function checkSite(
       `web.spaFallback is on but ${STATIC_DIR}/${STATIC_INDEX_FILE} is missing: add an index.html to the front end, or set "spaFallback": false in trellis.json`,
     );
   }
-  return { files, bytes };
+  return { files, bytes, hasIndex: paths.has(STATIC_INDEX_FILE) };
 }

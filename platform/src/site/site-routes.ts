@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { splitSiteLabel } from "../deploy/preview-branch.ts";
 import { siteLabelFromHost } from "../gateway/app-host.ts";
 import type { PlatformContext } from "../platform-context.ts";
+import { allowConsoleFraming } from "../security-headers.ts";
 import { APP_NAME } from "../store/apps-table.ts";
 
 /** Paths of an app host that stay the gateway's and the platform's, whatever the site holds. */
@@ -26,6 +27,8 @@ export function siteRoutes(server: FastifyInstance, ctx: PlatformContext, appDom
     if (!target) return;
     const site = await ctx.sites.site(app, target.deploymentId);
     if (!site) return;
+    // The platform's public origin (of `appUrl`) is where the console runs.
+    allowConsoleFraming(reply, new URL(ctx.appUrl(app)).origin);
     return send(reply, await ctx.sites.respond(site, siteRequest(request)));
   });
 

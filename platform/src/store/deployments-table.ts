@@ -9,6 +9,13 @@ import type { SqlDb, SqlRow } from "./sql-db.ts";
 export type DeploymentStatus = "active" | "previous" | "failed" | "preview";
 export type DeploymentSource = "cli" | "action" | "api";
 
+/** What a deployment's static site holds (the files Vite wrote, not their `.br`/`.gz` siblings). */
+export interface DeploymentSite {
+  files: number;
+  bytes: number;
+  hasIndex: boolean;
+}
+
 export interface DeploymentRecord {
   id: string;
   status: DeploymentStatus;
@@ -20,6 +27,8 @@ export interface DeploymentRecord {
   branch: string | null;
   /** Its preview's name (the branch, slugged) when deployed from a branch other than main. */
   preview: string | null;
+  /** Its static site; null when the build has none (or was refused). */
+  site: DeploymentSite | null;
 }
 
 /** A deployment as recorded on arrival: refused ("failed") or accepted, not yet active ("previous"). */
@@ -31,6 +40,7 @@ export interface NewDeployment {
   functions: string[];
   branch?: string | null;
   preview?: string | null;
+  site?: DeploymentSite | null;
 }
 
 /**
@@ -42,8 +52,8 @@ export class DeploymentsTable {
 
   async add(app: string, d: NewDeployment): Promise<DeploymentRecord> {
     const rows = await this.db.query(
-      `INSERT INTO deployments (id, app, status, source, message, functions, branch, preview)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+      `INSERT INTO deployments (id, app, status, source, message, functions, branch, preview, site)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
       [
         d.id,
         app,
@@ -53,6 +63,7 @@ export class DeploymentsTable {
         JSON.stringify(d.functions),
         d.branch ?? null,
         d.preview ?? null,
+        d.site ? JSON.stringify(d.site) : null,
       ],
     );
     return deploymentRecord(rows[0]);
@@ -72,9 +83,18 @@ export class DeploymentsTable {
         [app, d.preview],
       );
       const rows = await tx.query(
-        `INSERT INTO deployments (id, app, status, source, message, functions, branch, preview)
-         VALUES ($1, $2, 'preview', $3, $4, $5, $6, $7) RETURNING *`,
-        [d.id, app, d.source, d.message, JSON.stringify(d.functions), d.branch ?? null, d.preview],
+        `INSERT INTO deployments (id, app, status, source, message, functions, branch, preview, site)
+         VALUES ($1, $2, 'preview', $3, $4, $5, $6, $7, $8) RETURNING *`,
+        [
+          d.id,
+          app,
+          d.source,
+          d.message,
+          JSON.stringify(d.functions),
+          d.branch ?? null,
+          d.preview,
+          d.site ? JSON.stringify(d.site) : null,
+        ],
       );
       return { deployment: deploymentRecord(rows[0]), replaced: replaced.map((r) => r.id) };
     });
@@ -166,5 +186,6 @@ function deploymentRecord(r: SqlRow): DeploymentRecord {
     functions: json<string[]>(r.functions),
     branch: (r.branch as string | null) ?? null,
     preview: (r.preview as string | null) ?? null,
+    site: r.site == null ? null : json<DeploymentSite>(r.site),
   };
 }

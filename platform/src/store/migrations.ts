@@ -62,6 +62,8 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX deployments_preview ON deployments(app, preview, created_at DESC) WHERE preview IS NOT NULL;`,
   // An execution the graph database asked for, to serve a @lambda field: the field (`Type.field`).
   "ALTER TABLE executions ADD COLUMN lambda text;",
+  // What a deployment's static site holds ({files, bytes, hasIndex}), for the console; null: no site.
+  "ALTER TABLE deployments ADD COLUMN site jsonb;",
 ];
 
 /** Brings the schema up to date; an advisory lock keeps concurrent platform nodes from racing. */
