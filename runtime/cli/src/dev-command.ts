@@ -65,10 +65,11 @@ export async function startDev(
 
   // The front end (trellis.json "web"), served by Vite through the dev server; a broken manifest is
   // reported by the first build.
-  const webRoot = await loadManifest(appDir).then(
-    ({ manifest }) => manifest.web && resolve(appDir, manifest.web.root),
+  const web = await loadManifest(appDir).then(
+    ({ manifest }) => manifest.web,
     () => undefined,
   );
+  const webRoot = web && resolve(appDir, web.root);
 
   const logExecution = (e: ExecutionRecord) => {
     devServer?.recordExecution(e);
@@ -122,7 +123,7 @@ export async function startDev(
     if (options.build || !existsSync(buildDir)) await reload(true);
     else await reload(false);
     devServer = await startDevServer({
-      ...(webRoot ? { web: { root: webRoot } } : {}),
+      ...(web && webRoot ? { web: { root: webRoot, spaFallback: web.spaFallback } } : {}),
       port: options.port,
       host: options.host,
       buildStatus: () => status,

@@ -51,8 +51,11 @@ export interface DevServerOptions {
   metrics?: DevMetrics;
   /** Reported by /health; the runtime package version by default. */
   version?: string;
-  /** The app's front end: its Vite project folder (`web.root`, absolute), served at every other path. */
-  web?: { root: string };
+  /**
+   * The app's front end, served at every other path: its Vite project folder (`web.root`, absolute), and
+   * whether paths that match no file get index.html (`web.spaFallback`, default true).
+   */
+  web?: { root: string; spaFallback?: boolean };
 }
 
 export interface DevServer {
@@ -88,7 +91,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     });
   });
 
-  const web: WebDevServer | undefined = options.web && (await startWebDevServer(options.web.root, server));
+  const web: WebDevServer | undefined = options.web && (await startWebDevServer(options.web, server));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);

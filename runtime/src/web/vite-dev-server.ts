@@ -11,13 +11,20 @@ export interface WebDevServer {
   close(): Promise<void>;
 }
 
-export async function startWebDevServer(webRoot: string, httpServer: Server): Promise<WebDevServer> {
+export interface WebDevOptions {
+  /** The Vite project folder (the app's `web.root`, absolute). */
+  root: string;
+  /** Serve index.html for paths that match no file (`web.spaFallback`; default true), else 404. */
+  spaFallback?: boolean;
+}
+
+export async function startWebDevServer(options: WebDevOptions, httpServer: Server): Promise<WebDevServer> {
   const vite = await createServer({
-    root: webRoot,
+    root: options.root,
     base: "/",
     clearScreen: false,
     logLevel: "warn",
-    appType: "spa",
+    appType: options.spaFallback === false ? "mpa" : "spa",
     server: { middlewareMode: true, ws: { server: httpServer } },
   });
   return {

@@ -99,6 +99,21 @@ describe("trellis dev with a front end", () => {
     socket.destroy();
   });
 
+  it("answers 404 for unknown paths when the manifest turns the SPA fallback off", async () => {
+    const mpa = await startDevServer({
+      port: 0,
+      web: { root: join(dir, "web"), spaFallback: false },
+      getApp: () => undefined,
+    });
+    try {
+      const res = await fetch(`${mpa.url}/people/42`, { headers: { accept: "text/html" } });
+      expect(res.status).toBe(404);
+      expect(await (await fetch(`${mpa.url}/`)).text()).toContain("/@vite/client");
+    } finally {
+      await mpa.close();
+    }
+  });
+
   it("refuses the websocket to another page (no token)", async () => {
     await expect(openWebSocket(`${dev.url}/`, "http://evil.example")).rejects.toThrow(/refused/);
   });
