@@ -5,7 +5,7 @@
  */
 import { basename } from "node:path";
 import { build, createLogger, type Logger } from "vite";
-import { STATIC_ASSETS_DIR } from "../app/build-layout.ts";
+import { STATIC_ASSETS_DIR, STATIC_VITE_MANIFEST } from "../app/build-layout.ts";
 import { BuildError } from "../compiler/ts-build-error.ts";
 import { precompressSite } from "./precompress.ts";
 import { listSiteFiles } from "./site-files.ts";
@@ -49,7 +49,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
         outDir: options.outDir,
         emptyOutDir: true,
         assetsDir: STATIC_ASSETS_DIR,
-        manifest: true,
+        manifest: STATIC_VITE_MANIFEST,
       },
     });
   } catch (e) {
