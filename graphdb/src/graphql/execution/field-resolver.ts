@@ -7,6 +7,7 @@ import {
   type FieldNode,
   type GraphQLAbstractType,
   type GraphQLFieldResolver,
+  type GraphQLObjectType,
   type GraphQLResolveInfo,
   type GraphQLTypeResolver,
   getNamedType,
@@ -110,6 +111,17 @@ async function resolveCustom(
   return markByName((await callCustomHttp({ ...call, values: [values] }))[0]);
 }
 
+/** A key selected differently in fragments on several types, read as `Type.key` (selection-rewriter.ts). */
+function typedValue(record: Record<string, unknown>, key: string, type: GraphQLObjectType): unknown {
+  const own = record[`${type.name}.${key}`];
+  if (own !== undefined) return own;
+  for (const i of type.getInterfaces()) {
+    const inherited = record[`${i.name}.${key}`];
+    if (inherited !== undefined) return inherited;
+  }
+  return undefined;
+}
+
 export const fieldResolver: GraphQLFieldResolver<unknown, OperationContext> = (source, args, ctx, info) => {
   const root =
     info.parentType === info.schema.getQueryType() || info.parentType === info.schema.getMutationType();
@@ -138,6 +150,7 @@ export const fieldResolver: GraphQLFieldResolver<unknown, OperationContext> = (s
   const key = BY_FIELD_NAME.has(record) ? info.fieldName : (info.path.key as string);
   const named = getNamedType(info.returnType);
   let value = record[key];
+  if (value === undefined && key === info.path.key) value = typedValue(record, key, info.parentType);
   if (
     info.fieldName.endsWith("Aggregate") &&
     named.name.endsWith("AggregateResult") &&

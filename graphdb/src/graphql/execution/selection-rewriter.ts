@@ -155,7 +155,10 @@ export function selectionDql(
   if (set === undefined) return lines.join(" ");
   let needsType = isAbstractType(type);
   const lambdaParents = new Set<string>();
+  /** Each field's DQL, led by its response key as alias. */
+  const fields: { key: string; parent: GraphQLCompositeType; line: string }[] = [];
   for (const { key, node, parent } of collectFields(ctx, type, set)) {
+    const add = (line: string) => fields.push({ key, parent, line });
     const name = node.name.value;
     if (name === "__typename") {
       needsType = true;
@@ -167,7 +170,7 @@ export function selectionDql(
       ? modelField(ctx, parent, name.slice(0, -"Aggregate".length))
       : undefined;
     if (aggregateOf !== undefined) {
-      lines.push(aggregateSelection(ctx, key, aggregateOf, fieldArgs(ctx, parent, node), node));
+      add(aggregateSelection(ctx, key, aggregateOf, fieldArgs(ctx, parent, node), node));
       continue;
     }
     const f = modelField(ctx, parent, name);
@@ -177,12 +180,12 @@ export function selectionDql(
     }
     if (f === undefined || f.custom) continue;
     if (f.kind === "id" && !f.storedId) {
-      lines.push(`${key} : uid`);
+      add(`${key} : uid`);
       continue;
     }
     const target = getNamedType(def.type);
     if (!isCompositeType(target) || f.kind === "geo") {
-      lines.push(`${key} : ${dqlPredicateOf(f)}`);
+      add(`${key} : ${dqlPredicateOf(f)}`);
       continue;
     }
     const targetModel = ctx.model.types.get(target.name);
@@ -191,11 +194,38 @@ export function selectionDql(
     const filterText = filter !== undefined ? ` @filter(${filter})` : "";
     const cascade = cascadeDql(ctx, node, targetModel);
     const inner = selectionDql(ctx, target, node.selectionSet) + cascadeSelection(ctx, node, targetModel);
-    lines.push(`${key} : ${dqlPredicate(f.predicate)}${paramText}${filterText}${cascade} { ${inner} }`);
+    add(`${key} : ${dqlPredicate(f.predicate)}${paramText}${filterText}${cascade} { ${inner} }`);
   }
+  lines.push(...distinctAliases(fields));
   for (const name of lambdaParents) lines.push(lambdaParentSelection(ctx.model.types.get(name)));
   if (needsType) lines.push("dgraph.type");
   return lines.join(" ");
+}
+
+/**
+ * One response key selected in fragments on several types (`... on Dog { name } ... on Cat { name }`):
+ * the same DQL once, or, where the fragments ask different things, each under `Type.key` (DQL refuses an
+ * alias twice at one level). The field resolver reads `Type.key` when the key itself is absent.
+ */
+function distinctAliases(
+  fields: readonly { key: string; parent: GraphQLCompositeType; line: string }[],
+): string[] {
+  const byKey = new Map<string, Set<string>>();
+  for (const f of fields) {
+    const lines = byKey.get(f.key);
+    if (lines === undefined) byKey.set(f.key, new Set([f.line]));
+    else lines.add(f.line);
+  }
+  const out: string[] = [];
+  const emitted = new Set<string>();
+  for (const f of fields) {
+    if ((byKey.get(f.key) as Set<string>).size > 1) out.push(`${f.parent.name}.${f.line}`);
+    else if (!emitted.has(f.key)) {
+      emitted.add(f.key);
+      out.push(f.line);
+    }
+  }
+  return out;
 }
 
 /** `postsAggregate { count titleMin }`: the edge's nodes with the values the aggregate needs. */
