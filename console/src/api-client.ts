@@ -15,6 +15,8 @@ export interface App {
   createdAt: string;
   lastRequestAt: string | null;
   functions: string[];
+  /** Where the live deployment's pages are served; null when it has no front end. */
+  siteUrl: string | null;
 }
 
 export interface EnvVar {
@@ -40,7 +42,18 @@ export interface ApiKey {
   revokedAt: string | null;
 }
 
-export type DeploymentStatus = "active" | "previous" | "failed";
+/**
+ * "active": production, live; "previous": production, a rollback target; "preview": the live preview of
+ * its branch; "failed": rejected at deploy.
+ */
+export type DeploymentStatus = "active" | "previous" | "failed" | "preview";
+
+/** What a deployment's static site holds (the files Vite wrote, not their precompressed siblings). */
+export interface DeploymentSite {
+  files: number;
+  bytes: number;
+  hasIndex: boolean;
+}
 
 export interface Deployment {
   id: string;
@@ -49,6 +62,14 @@ export interface Deployment {
   source: "cli" | "action" | "api";
   message: string | null;
   functions: string[];
+  /** The branch it was deployed from, when the deploy named one. */
+  branch: string | null;
+  /** Its preview's name when deployed from a branch other than main; null for production. */
+  preview: string | null;
+  /** Where a live preview answers (pages and functions); null otherwise. */
+  previewUrl: string | null;
+  /** Its static site; null when it has none. */
+  site: DeploymentSite | null;
 }
 
 export interface ExecutionLog {
@@ -235,6 +256,12 @@ export class ApiClient {
   async rollback(app: string, deploymentId: string): Promise<Deployment> {
     const path = `/api/apps/${enc(app)}/deployments/${enc(deploymentId)}/rollback`;
     return (await this.request<{ deployment: Deployment }>("POST", path)).deployment;
+  }
+
+  /** Removes a deployment other than the live one, such as a preview (its URL stops answering). */
+  async removeDeployment(app: string, deploymentId: string): Promise<Deployment> {
+    const path = `/api/apps/${enc(app)}/deployments/${enc(deploymentId)}`;
+    return (await this.request<{ deployment: Deployment }>("DELETE", path)).deployment;
   }
 
   listActivity(app: string, filter: ActivityFilter = {}): Promise<ActivityPage> {

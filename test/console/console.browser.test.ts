@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { get as httpGet } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +15,15 @@ const SCREENSHOTS = fileURLToPath(new URL("../../test-results/console/", import.
 const ADMIN_TOKEN = "console-test-admin-token-0123456789";
 const APP = "shop";
 const SECRET_VALUE = "sk-live-console-test-4242";
+/** A front end as Vite writes it: a page, its module script (which renders into it) and its stylesheet. */
+const SITE = {
+  "index.html":
+    '<!doctype html><html><head><title>Shop front</title><link rel="stylesheet" crossorigin href="/assets/index-5e6f7a8b.css">' +
+    '<script type="module" crossorigin src="/assets/index-1a2b3c4d.js"></script></head>' +
+    '<body><h1>Shop front</h1><p id="status">static</p></body></html>',
+  "assets/index-1a2b3c4d.js": 'document.getElementById("status").textContent = "rendered by its script";\n',
+  "assets/index-5e6f7a8b.css": "h1 { color: #1e8a4c; font-size: 4rem; }\n",
+};
 
 /** Drives the built console in Debian's chromium against the real platform (in-process). */
 describe("console in a browser", () => {
@@ -37,6 +47,31 @@ describe("console in a browser", () => {
     });
     return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: unknown[] } };
   };
+
+  /** Uploads a build with the admin token; a `branch` other than main makes it that branch's preview. */
+  const deploy = async (archive: Promise<Buffer>, branch?: string) => {
+    const res = await fetch(`${platform.url}/api/apps/${APP}/deployments`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${ADMIN_TOKEN}`,
+        "Content-Type": "application/gzip",
+        ...(branch ? { "X-Trellis-Deploy-Branch": branch } : {}),
+      },
+      body: new Uint8Array(await archive),
+    });
+    return { status: res.status, body: (await res.json()) as unknown };
+  };
+
+  /** The body of `GET /` on an app host (`shop.localhost`), asked of the platform on 127.0.0.1. */
+  const siteAnswer = (host: string) =>
+    new Promise<string>((resolve, reject) => {
+      const port = new URL(platform.url).port;
+      httpGet({ host: "127.0.0.1", port, path: "/", headers: { host: `${host}:${port}` } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve(`${res.statusCode} ${Buffer.concat(chunks).toString()}`));
+      }).on("error", reject);
+    });
 
   beforeAll(async () => {
     tmp = await mkdtemp(join(tmpdir(), "trellis-console-test-"));
@@ -363,6 +398,66 @@ describe("console in a browser", () => {
       'Person.rankcomputeRanktrellis.jsonnot in schemathe active deployment has no function "computeRank"; the GraphQL schema has no @lambda field Person.rank',
     ]);
     await panel.screenshot({ path: join(SCREENSHOTS, "13-graph-federation.png") });
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it("shows the site's URL and live thumbnail, and what each deployment holds", async () => {
+    const res = await deploy(fixtureBuildArchive(undefined, undefined, SITE));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await page.getByRole("tab", { name: "Overview" }).click();
+    await page.reload();
+    const siteUrl = `http://${APP}.localhost:${new URL(platform.url).port}`;
+    const panel = page.getByRole("tabpanel");
+    await panel.getByRole("link", { name: siteUrl }).waitFor();
+    expect(
+      await panel.getByRole("link", { name: `Open ${APP}'s site in a new tab` }).getAttribute("href"),
+    ).toBe(siteUrl);
+    const frame = panel.locator(".site-thumbnail iframe");
+    expect(await frame.getAttribute("src")).toBe(siteUrl);
+    expect(await frame.getAttribute("sandbox")).toBe("allow-scripts");
+    expect(await frame.getAttribute("loading")).toBe("lazy");
+    expect(await frame.evaluate((el) => getComputedStyle(el).pointerEvents)).toBe("none");
+    // The site answers, and renders in the thumbnail with its module script (in the sandbox's opaque origin).
+    expect(await siteAnswer(`${APP}.localhost`)).toContain("<title>Shop front</title>");
+    await panel.frameLocator(".site-thumbnail iframe").getByText("rendered by its script").waitFor();
+    await shot("14-overview-site");
+
+    await page.getByRole("tab", { name: "Deployments" }).click();
+    const production = page.getByRole("table", { name: "Production deployments, newest first" });
+    const live = production.getByRole("row").filter({ hasText: "active" });
+    const bytes = Object.values(SITE).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    await expect.poll(() => live.textContent()).toContain(`Pages3 files, ${bytes} bytes`);
+    expect(await live.textContent()).toContain("Functions2: sayHello, failHard");
+    // The deployment before it has functions only.
+    expect(await production.getByRole("row").nth(2).textContent()).toContain("Pagesnone");
+  });
+
+  it("lists a branch's preview at its own URL and removes it", async () => {
+    const previewSite = { "index.html": "<!doctype html><title>Shop preview</title><h1>feature-x</h1>" };
+    const res = await deploy(fixtureBuildArchive(["sayHello"], undefined, previewSite), "feature-x");
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const previewHost = `${APP}--feature-x.localhost`;
+    const previewUrl = `http://${previewHost}:${new URL(platform.url).port}`;
+    expect(await siteAnswer(previewHost)).toContain("<title>Shop preview</title>");
+    await page.reload();
+    const previews = page.getByRole("table", { name: "Preview deployments, one per branch, newest first" });
+    const row = previews.getByRole("row").filter({ hasText: "feature-x" });
+    await row.getByRole("link", { name: previewUrl }).waitFor();
+    expect(await row.textContent()).toContain("preview");
+    expect(await row.textContent()).toContain("Functions1: sayHello");
+    expect(await row.textContent()).toContain("1 file,");
+    await shot("15-deployments-preview");
+
+    await row.getByRole("button", { name: "Remove preview feature-x" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(`${previewUrl} stops answering`);
+    await dialog.getByRole("button", { name: "Remove preview" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByText("No previews.").waitFor();
+    expect(await previews.count()).toBe(0);
+    expect(await siteAnswer(previewHost)).not.toContain("Shop preview");
+    await shot("16-deployments-preview-removed");
     expect(consoleErrors).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createSchema, createYoga } from "graphql-yoga";
 import * as tar from "tar";
 import type { AppRuntime, ExecutionRecord } from "../../platform/src/app-runtime.ts";
@@ -60,10 +60,14 @@ export function fixtureAppRuntime(): AppRuntime {
   };
 }
 
-/** A tar.gz of a fixture `build/` folder, as `trellis deploy` uploads it (with `manifest` as trellis.json). */
+/**
+ * A tar.gz of a fixture `build/` folder, as `trellis deploy` uploads it (with `manifest` as trellis.json
+ * and `staticFiles`, by path, under `static/`: the front end).
+ */
 export async function fixtureBuildArchive(
   functions = ["sayHello", "failHard"],
   manifest?: Record<string, unknown>,
+  staticFiles: Record<string, string> = {},
 ): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), "trellis-console-build-"));
   try {
@@ -72,6 +76,11 @@ export async function fixtureBuildArchive(
     if (manifest) {
       await writeFile(join(dir, "trellis.json"), JSON.stringify(manifest));
       files.push("trellis.json");
+    }
+    for (const [path, text] of Object.entries(staticFiles)) {
+      await mkdir(dirname(join(dir, "static", path)), { recursive: true });
+      await writeFile(join(dir, "static", path), text);
+      files.push(`static/${path}`);
     }
     const chunks: Buffer[] = [];
     const stream = tar.c({ gzip: true, cwd: dir, portable: true }, files);

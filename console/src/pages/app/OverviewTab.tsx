@@ -6,6 +6,7 @@ import { CodeBlock } from "../../components/CodeBlock.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { ErrorBanner } from "../../components/ErrorBanner.tsx";
 import { SecretBox } from "../../components/SecretBox.tsx";
+import { SiteThumbnail } from "../../components/SiteThumbnail.tsx";
 import { navigate } from "../../hash-route.ts";
 import { absoluteTime, relativeTime } from "../../relative-time.ts";
 
@@ -25,7 +26,10 @@ function exampleQuery(functions: string[]): string {
   return `{ ${field} }`;
 }
 
-/** Endpoint, a ready-to-paste curl call, the deploy command, and deleting the app. */
+/**
+ * The site (its URL and a live thumbnail, when the live deployment has a front end), the GraphQL
+ * endpoint, a ready-to-paste curl call, the deploy command, and deleting the app.
+ */
 export function OverviewTab({ app }: { app: App }) {
   const api = useApi();
   const [token, setToken] = useState<string | null>(null);
@@ -55,6 +59,17 @@ export function OverviewTab({ app }: { app: App }) {
       <dl className="facts">
         <dt>Status</dt>
         <dd>{status.label}</dd>
+        {app.siteUrl ? (
+          <>
+            <dt>Site</dt>
+            <dd className="site">
+              <a href={app.siteUrl} target="_blank" rel="noopener noreferrer">
+                {app.siteUrl}
+              </a>
+              <SiteThumbnail url={app.siteUrl} label={`Open ${app.name}'s site in a new tab`} />
+            </dd>
+          </>
+        ) : null}
         <dt>Endpoint</dt>
         <dd>
           <CodeBlock code={app.url} label="Endpoint" />
