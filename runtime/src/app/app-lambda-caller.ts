@@ -74,6 +74,7 @@ export function createAppLambdaCaller(options: AppLambdaOptions): LambdaCaller {
   const concurrency = Math.max(1, options.concurrency);
 
   return async (request: LambdaRequest) => {
+    if (request.resolver === WEBHOOK_RESOLVER) return callWebhook(options, byName, request);
     const { resolver } = request;
     const functionName = options.lambdas[resolver];
     const binding = functionName === undefined ? undefined : byName.get(functionName);
@@ -101,6 +102,59 @@ export function createAppLambdaCaller(options: AppLambdaOptions): LambdaCaller {
       callOne(parent).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))),
     );
   };
+}
+
+/** The resolver of `@lambdaOnMutate` events (Dgraph's webhooks). */
+const WEBHOOK_RESOLVER = "$webhook";
+
+interface WebhookEventShape {
+  __typename?: unknown;
+  operation?: unknown;
+  commitTs?: unknown;
+  [operation: string]: unknown;
+}
+
+/**
+ * A `@lambdaOnMutate` event: served by the function `lambdas` maps `Type.add`, `Type.update` or
+ * `Type.delete` to (as Dgraph's `addWebHookResolver("Type.add", …)`), its parameters filled by name from
+ * `typename`, `operation`, `commitTs` and the operation's part of the event (`rootUIDs`, `input`,
+ * `setPatch`, `removePatch`); an object value given to a string parameter arrives as JSON. An event no
+ * function is mapped to is dropped: webhooks are fire-and-forget, as in Dgraph.
+ */
+async function callWebhook(
+  options: AppLambdaOptions,
+  byName: Map<string, FieldBinding>,
+  request: LambdaRequest,
+): Promise<unknown> {
+  const event = (request as { event?: WebhookEventShape }).event;
+  if (event === undefined || typeof event.__typename !== "string" || typeof event.operation !== "string")
+    throw new Error("a $webhook request needs an event with __typename and operation");
+  const resolver = `${event.__typename}.${event.operation}`;
+  const fn = options.lambdas[resolver];
+  const binding = fn === undefined ? undefined : byName.get(fn);
+  if (binding === undefined) return null;
+  const part = event[event.operation];
+  const fields: Record<string, unknown> = {
+    typename: event.__typename,
+    operation: event.operation,
+    commitTs: event.commitTs,
+    ...(part !== null && typeof part === "object" ? (part as Record<string, unknown>) : {}),
+  };
+  // Parameter names went through the app's naming (`rootUIDs` may be `rootUiDs`): match them caselessly.
+  const byLowerName = new Map(Object.entries(fields).map(([k, v]) => [k.toLowerCase(), v]));
+  const values: Record<string, unknown> = {};
+  for (const param of binding.args) {
+    const v = byLowerName.get(param.name.toLowerCase());
+    if (v === undefined) continue;
+    const inner = param.type.kind === "option" ? param.type.of : param.type;
+    const stringParam = inner.kind === "prim" && inner.name === "string";
+    values[param.name] = v !== null && typeof v === "object" && stringParam ? JSON.stringify(v) : v;
+  }
+  const args = fillParameters(binding, values, null, options.types, resolver);
+  const result = await options.call(binding, args, { lambda: resolver });
+  if (result.failure)
+    throw new LambdaFunctionError(result.failure.message, result.failure.code, result.executionId);
+  return null;
 }
 
 /** The function's arguments by parameter name: the field's arguments, then the parent's fields. */

@@ -49,6 +49,11 @@ export function risky(name: string): string {
   return "ok:" + name;
 }
 
+/** Note.add and Note.delete: @lambdaOnMutate events. */
+export function onNote(typename: string, operation: string, rootUIDs: string[]): string {
+  return typename + "." + operation + ":" + rootUIDs.length;
+}
+
 /** Box.spin */
 export function spin(name: string): string {
   if (name === "slow") {
@@ -69,6 +74,8 @@ const MANIFEST = {
     "Box.risky": "risky",
     "Box.spin": "spin",
     "Product.shippingEstimate": "shippingEstimate",
+    "Note.add": "onNote",
+    "Note.delete": "onNote",
   },
 };
 
@@ -90,6 +97,10 @@ extend type Product @key(fields: "upc") {
   weight: Int @external
   inStock: Boolean
   shippingEstimate: Float @requires(fields: "price weight") @lambda
+}
+type Note @lambdaOnMutate(add: true, update: true, delete: true) {
+  id: ID!
+  text: String
 }
 type Query {
   double(n: Int!): Int @lambda
@@ -134,6 +145,32 @@ afterAll(async () => {
 });
 
 describe("@lambda fields served by an app's functions", () => {
+  it("serves @lambdaOnMutate events by the function mapped to Type.add / Type.delete", async () => {
+    records.length = 0;
+    const event = {
+      __typename: "Note",
+      operation: "add",
+      commitTs: 7,
+      add: { rootUIDs: ["0x1"], input: [{}] },
+    };
+    expect(await app.lambda({ resolver: "$webhook", parents: null, args: {}, event } as never)).toBeNull();
+    expect(records.map((e) => `${e.lambda} ${e.function} ${e.status}`)).toEqual(["Note.add onNote success"]);
+    records.length = 0;
+    const added = await run('mutation { addNote(input: [{ text: "a" }, { text: "b" }]) { note { id } } }');
+    const ids = ((added.data?.addNote ?? { note: [] }) as { note: { id: string }[] }).note.map((n) => n.id);
+    await run(
+      `mutation { updateNote(input: { filter: { id: ["${ids[0]}"] }, set: { text: "c" } }) { numUids } }`,
+    );
+    await run(`mutation { deleteNote(filter: { id: ["${ids[1]}"] }) { numUids } }`);
+    // Webhooks are not awaited by the mutation: wait for both calls.
+    for (let i = 0; i < 100 && records.filter((e) => e.function === "onNote").length < 2; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(records.map((e) => `${e.lambda} ${e.function} ${e.status}`).sort()).toEqual([
+      "Note.add onNote success",
+      "Note.delete onNote success",
+    ]);
+  });
+
   it("answers a Query field from its function, with the field's arguments", async () => {
     records.length = 0;
     expect(await run("{ double(n: 21) }")).toEqual({ data: { double: 42 } });
@@ -218,7 +255,7 @@ describe("@lambda fields served by an app's functions", () => {
     const r = await run('{ queryBox(filter: { name: { eq: "a" } }) { name unmapped } }');
     expect(r.data).toEqual({ queryBox: [{ name: "a", unmapped: null }] });
     expect(r.errors?.[0].message).toBe(
-      'app lambda-app serves no lambda Box.unmapped (its trellis.json "lambdas" maps Query.double, Query.fail, Box.label, Box.estimate, Box.risky, Box.spin, Product.shippingEstimate): add "Box.unmapped": "<function>" to it, or point the field at another app',
+      'app lambda-app serves no lambda Box.unmapped (its trellis.json "lambdas" maps Query.double, Query.fail, Box.label, Box.estimate, Box.risky, Box.spin, Product.shippingEstimate, Note.add, Note.delete): add "Box.unmapped": "<function>" to it, or point the field at another app',
     );
   });
 
@@ -253,7 +290,7 @@ describe("@lambda fields served by an app's functions", () => {
     manifest.lambdas["Box.weight2"] = "weightTwice";
     await writeFile(join(broken, "trellis.json"), JSON.stringify(manifest));
     const message =
-      'trellis.json "lambdas" names functions the app does not export ("Box.weight2": "weightTwice"); the app\'s functions are: double, fail, label, risky, shippingEstimate, spin';
+      'trellis.json "lambdas" names functions the app does not export ("Box.weight2": "weightTwice"); the app\'s functions are: double, fail, label, onNote, risky, shippingEstimate, spin';
     await expect(loadApp(broken, { env: {} })).rejects.toThrow(new InvalidBuildError(message));
     await expect(prepareUploadedBuild(broken)).rejects.toThrow(message);
   });
