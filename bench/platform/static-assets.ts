@@ -1,6 +1,6 @@
 /**
- * Static asset serving, same run, same files, same load generator: the platform serving an app's
- * deployed front end on `<app>.localhost` against nginx (Debian's package, one worker, sendfile, as a
+ * Static asset serving, same run, same files, same load generator: the platform (a child process)
+ * serving an app's deployed front end on `<app>.localhost` against nginx (Debian's package, one worker, sendfile, as a
  * single Node process is one core) serving a copy of the same `static/` folder. Measures a hashed asset
  * (`assets/index-<hash>.js`, as Vite names it; the target is ≥ 0.7× nginx's requests/s), the same
  * asset gzip-encoded (nginx `gzip_static`), and `index.html` revalidated with `If-None-Match` (304).
@@ -16,10 +16,10 @@ import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { pino } from "pino";
-import { createWasmAppRuntime, startPlatform } from "../../platform/src/index.ts";
 import { deployBuild } from "../../runtime/src/index.ts";
+import { spawnServerChild, stopChild } from "../graphdb/http-client.ts";
 import { percentile } from "../graphdb/latency.ts";
 import { fmtInt, fmtMs, fmtRatio, renderTable } from "../graphdb/table.ts";
 import { bestRound, type LoadResult } from "../runtime/graphql-load.ts";
@@ -27,6 +27,7 @@ import { buildHelloApp, parseLoadArgs } from "../runtime/hello-app.ts";
 
 const { seconds: SECONDS, concurrency: CONCURRENCY, rounds: ROUNDS } = parseLoadArgs();
 const ASSET = "assets/index-3f2a1b9c.js";
+const ADMIN_TOKEN = "bench-admin-token-0123456789abcdef";
 
 interface Target {
   port: number;
@@ -139,15 +140,13 @@ try {
   const nginxRoot = join(tmp, "nginx-root");
   await cp(staticDir, nginxRoot, { recursive: true });
 
-  const platform = await startPlatform({
-    port: 0,
-    host: "127.0.0.1",
-    dataDir: join(tmp, "data"),
-    adminToken: "bench-admin-token-0123456789abcdef",
-    graphdb: { enabled: false },
-    logger: pino({ level: "silent" }),
-    runtime: createWasmAppRuntime(),
-  });
+  // Both servers run in processes of their own, the load generator in this one.
+  const { child: platformChild, port: platformPort } = await spawnServerChild(
+    fileURLToPath(new URL("./static-site-child.ts", import.meta.url)),
+    [join(tmp, "data"), ADMIN_TOKEN],
+    "platform",
+  );
+  const platformUrl = `http://127.0.0.1:${platformPort}`;
   const nginxPort = 20_000 + Math.floor(Math.random() * 20_000);
   const conf = join(tmp, "nginx.conf");
   await writeFile(
@@ -181,21 +180,20 @@ http {
   try {
     const api = async (method: string, path: string, body?: unknown) =>
       (await (
-        await fetch(platform.url + path, {
+        await fetch(platformUrl + path, {
           method,
           headers: {
-            authorization: "Bearer bench-admin-token-0123456789abcdef",
+            authorization: `Bearer ${ADMIN_TOKEN}`,
             "content-type": "application/json",
           },
           body: body === undefined ? undefined : JSON.stringify(body),
         })
       ).json()) as Record<string, never>;
     const { deployToken } = await api("POST", "/api/apps", { name: "bench" });
-    await deployBuild({ url: platform.url, app: "bench", token: deployToken, buildDir });
+    await deployBuild({ url: platformUrl, app: "bench", token: deployToken, buildDir });
     for (let i = 0; i < 50 && !existsSync(join(tmp, "nginx.pid")); i++)
       await new Promise((r) => setTimeout(r, 100));
 
-    const platformPort = Number(new URL(platform.url).port);
     const gzLength = gzipSync(script, { level: 9 }).length;
     const etagOf = (port: number, host: string) =>
       new Promise<string>((resolve, reject) =>
@@ -266,7 +264,7 @@ http {
     );
   } finally {
     server.kill("SIGTERM");
-    await platform.close();
+    await stopChild(platformChild);
   }
 } finally {
   await rm(tmp, { recursive: true, force: true });

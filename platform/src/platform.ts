@@ -277,8 +277,10 @@ async function registerRoutes(
   options: PlatformOptions,
   maxUploadBytes: number,
 ): Promise<void> {
-  await securityHeaders(server, { https: Boolean(options.tls), appDomain: options.appDomain ?? "localhost" });
-  siteRoutes(server, ctx, options.appDomain ?? "localhost");
+  const security = { https: Boolean(options.tls), appDomain: options.appDomain ?? "localhost" };
+  // Sites first: their answers skip the per-request security headers hook for a precomputed set.
+  siteRoutes(server, ctx, security);
+  await securityHeaders(server, security);
   metricsRoute(server, ctx);
   server.get("/health", async () => ({ status: "ok" }));
 

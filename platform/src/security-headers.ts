@@ -1,5 +1,6 @@
-import helmet from "@fastify/helmet";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import fastifyHelmet, { type FastifyHelmetOptions } from "@fastify/helmet";
+import type { FastifyInstance } from "fastify";
+import helmet from "helmet";
 
 /**
  * The Content-Security-Policy of everything the platform serves. The console's Vite build is one module
@@ -32,13 +33,19 @@ const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
  * platform cannot vouch for sibling or app subdomains it may not serve over HTTPS) and
  * `upgrade-insecure-requests`, which over plain HTTP would break the console's own requests.
  */
-export async function securityHeaders(
-  server: FastifyInstance,
-  options: { https: boolean; appDomain: string },
-): Promise<void> {
+export async function securityHeaders(server: FastifyInstance, options: SecurityOptions): Promise<void> {
+  await server.register(fastifyHelmet, helmetOptions(options));
+}
+
+export interface SecurityOptions {
+  https: boolean;
+  appDomain: string;
+}
+
+function helmetOptions(options: SecurityOptions): FastifyHelmetOptions {
   // The console frames app sites (`<app>.<appDomain>`, any port, its own scheme): their thumbnails.
   const policy = { ...CONTENT_SECURITY_POLICY, "frame-src": [`*.${options.appDomain}:*`] };
-  await server.register(helmet, {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: options.https ? { ...policy, "upgrade-insecure-requests": [] } : policy,
@@ -48,21 +55,35 @@ export async function securityHeaders(
     strictTransportSecurity: options.https
       ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false }
       : false,
-  });
+  };
 }
 
 /**
- * An app's pages may be framed by the console (the thumbnail on its Overview) and by nothing else. The
- * console's frame is sandboxed without same-origin, so the page runs in an opaque origin: its own files
- * (public by design) are served to any origin, for CORS (module scripts) and CORP (images, styles) alike.
+ * The security headers of a static site's responses: the platform's (helmet's, computed once here rather
+ * than per request, since static files are the hot path), except that an app's pages may be framed by
+ * the console (the thumbnail on its Overview) and by nothing else. The console's frame is sandboxed
+ * without same-origin, so the page runs in an opaque origin: its own files (public by design) are served
+ * to any origin, for CORS (module scripts) and CORP (images, styles) alike.
  */
-export function allowConsoleFraming(reply: FastifyReply, consoleOrigin: string): void {
-  const policy = String(reply.getHeader("content-security-policy") ?? "");
-  reply.header(
-    "content-security-policy",
-    policy.replace(/frame-ancestors [^;]*/, `frame-ancestors ${consoleOrigin}`),
+export function siteSecurityHeaders(options: SecurityOptions, consoleOrigin: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: unknown) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  // @fastify/helmet's option types are helmet's CommonJS declarations; the same options.
+  helmet(helmetOptions(options) as Parameters<typeof helmet>[0])({} as never, response as never, () => {});
+  const policy = headers["content-security-policy"] ?? "";
+  headers["content-security-policy"] = policy.replace(
+    /frame-ancestors [^;]*/,
+    `frame-ancestors ${consoleOrigin}`,
   );
-  reply.removeHeader("x-frame-options");
-  reply.header("access-control-allow-origin", "*");
-  reply.header("cross-origin-resource-policy", "cross-origin");
+  delete headers["x-frame-options"];
+  headers["access-control-allow-origin"] = "*";
+  headers["cross-origin-resource-policy"] = "cross-origin";
+  return headers;
 }

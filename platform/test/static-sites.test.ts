@@ -138,6 +138,9 @@ describe("static sites", () => {
     expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(res.headers["cache-control"]).toBe("no-cache");
     expect(res.body.toString()).toContain("<title>v1</title>");
+    // The platform's security headers, computed once for sites.
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
     const etag = res.headers.etag as string;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     const again = await get("/", { "if-none-match": etag });
@@ -191,6 +194,8 @@ describe("static sites", () => {
     const deep = await get("/orders/42/items?tab=2");
     expect(deep.status).toBe(200);
     expect(deep.body.toString()).toContain("<title>v1</title>");
+    // Only /graphql itself stays the gateway's: a client-side route that starts like it is the page's.
+    expect((await get("/graphql-guide")).body.toString()).toContain("<title>v1</title>");
     expect(deep.headers["cache-control"]).toBe("no-cache");
     const missing = await get("/assets/nope-12345678.js");
     expect(missing.status).toBe(404);

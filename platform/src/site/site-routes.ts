@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { splitSiteLabel } from "../deploy/preview-branch.ts";
 import { siteLabelFromHost } from "../gateway/app-host.ts";
 import type { PlatformContext } from "../platform-context.ts";
-import { allowConsoleFraming } from "../security-headers.ts";
+import { type SecurityOptions, siteSecurityHeaders } from "../security-headers.ts";
 import { APP_NAME } from "../store/apps-table.ts";
 
 /** Paths of an app host that stay the gateway's and the platform's, whatever the site holds. */
-const RESERVED = /^\/(?:graphql|admin\/|apps\/|api\/)/;
+const RESERVED = /^\/(?:graphql(?:[/?]|$)|admin\/|apps\/|api\/)/;
 
 /**
  * Static sites. `GET`/`HEAD` on `<app>.<appDomain>` (production) or `<app>--<preview>.<appDomain>` (a
@@ -14,9 +14,12 @@ const RESERVED = /^\/(?:graphql|admin\/|apps\/|api\/)/;
  * routing, so that no route of the platform's own origin (the console's files) can shadow an app's
  * file. Apps without a site, and the app host's `/graphql`, are routed as before. `{app_url}/` —
  * `/apps/<app>/…` — redirects to the app's host: an app's pages never run on the console's origin.
- * Static files are public: no API key.
+ * Static files are public: no API key. Registered before the platform's security headers hook: site
+ * responses carry their own set (`siteSecurityHeaders`), computed once.
  */
-export function siteRoutes(server: FastifyInstance, ctx: PlatformContext, appDomain: string): void {
+export function siteRoutes(server: FastifyInstance, ctx: PlatformContext, security: SecurityOptions): void {
+  const { appDomain } = security;
+  let securityHeaders: Record<string, string> | undefined;
   server.addHook("onRequest", async (request, reply) => {
     if (request.method !== "GET" && request.method !== "HEAD") return;
     const label = siteLabelFromHost(request.headers.host, appDomain);
@@ -27,9 +30,11 @@ export function siteRoutes(server: FastifyInstance, ctx: PlatformContext, appDom
     if (!target) return;
     const site = await ctx.sites.site(app, target.deploymentId);
     if (!site) return;
-    // The platform's public origin (of `appUrl`) is where the console runs.
-    allowConsoleFraming(reply, new URL(ctx.appUrl(app)).origin);
-    return send(reply, await ctx.sites.respond(site, siteRequest(request)));
+    // The platform's public origin (of `appUrl`, known once listening) is where the console runs.
+    securityHeaders ??= siteSecurityHeaders(security, new URL(ctx.appUrl(app)).origin);
+    const response = await ctx.sites.respond(site, siteRequest(request));
+    reply.code(response.status).headers(securityHeaders).headers(response.headers);
+    return reply.send(response.body);
   });
 
   const redirect = async (
@@ -63,9 +68,4 @@ function siteRequest(request: FastifyRequest) {
     acceptEncoding: Array.isArray(encoding) ? encoding.join(",") : encoding,
     ifNoneMatch: Array.isArray(match) ? match.join(",") : match,
   };
-}
-
-async function send(reply: FastifyReply, response: Awaited<ReturnType<PlatformContext["sites"]["respond"]>>) {
-  reply.code(response.status).headers(response.headers);
-  return reply.send(response.body);
 }
