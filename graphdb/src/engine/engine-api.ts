@@ -44,6 +44,12 @@ export interface QueryRequest {
    */
   timeoutMs?: number;
   respFormat?: "json" | "rdf";
+  /**
+   * In-process callers only (no transport sets it): a node whose selection yields nothing is written as
+   * `{}` instead of being dropped, so a client need not select a value every node has (the GraphQL
+   * layer's `dgraph.uid`) to keep every node of a list.
+   */
+  keepEmptyNodes?: boolean;
 }
 
 export interface QueryResponse {

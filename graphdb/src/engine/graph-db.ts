@@ -196,6 +196,7 @@ export class GraphDB implements GraphEngine {
       debug: req.debug,
       timeoutMs: this.timeoutFor(req.timeoutMs),
       respFormat: req.respFormat,
+      keepEmptyNodes: req.keepEmptyNodes,
     });
   }
 

@@ -33,6 +33,11 @@ export interface QueryOptions {
   limits?: Partial<QueryLimits>;
   /** `respFormat=rdf`: also (only) produce the N-Quads text in `rdf`. */
   respFormat?: "json" | "rdf";
+  /**
+   * Write a node whose selection yields nothing as `{}` instead of dropping it (in-process only): the
+   * GraphQL layer keeps every node of a list without selecting a value each node has.
+   */
+  keepEmptyNodes?: boolean;
 }
 
 /**
@@ -115,7 +120,7 @@ function* querySteps(
   };
   let blocks: SubGraph[];
   try {
-    blocks = doc.blocks.map((b) => blockToSubGraph(b, ctx.debug));
+    blocks = doc.blocks.map((b) => blockToSubGraph(b, ctx.debug, opts.keepEmptyNodes === true));
     yield* runBlocks(ctx, doc, blocks);
     if (opts.respFormat === "rdf") {
       const rdf = encodeRdf(blocks);

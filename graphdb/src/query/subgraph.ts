@@ -90,6 +90,8 @@ export class SubGraph {
   ignoreReflex = false;
   /** Debug mode: every non-empty node gets its uid. */
   debug = false;
+  /** Nodes whose selection yields nothing are written as `{}` instead of dropped (QueryOptions). */
+  keepEmptyNodes = false;
   /** `@facets(...)`: facets to output (and facet variables, facet order). */
   facets: FacetsDirective | undefined = undefined;
   /** `@facets(eq(k, v))`: only edges/values whose facets pass. */
@@ -188,7 +190,7 @@ export class SubGraph {
 }
 
 /** Builds the tree of one query block. */
-export function blockToSubGraph(block: QueryBlock, debug: boolean): SubGraph {
+export function blockToSubGraph(block: QueryBlock, debug: boolean, keepEmptyNodes = false): SubGraph {
   if (block.shortest !== undefined) throw new DgraphError("shortest path queries are not supported yet");
   const sg = new SubGraph("root", block.name);
   sg.isVarBlock = block.isVar;
@@ -196,6 +198,7 @@ export function blockToSubGraph(block: QueryBlock, debug: boolean): SubGraph {
   sg.isEmptyBlock = block.func === undefined;
   sg.asVar = block.asVar;
   sg.debug = debug;
+  sg.keepEmptyNodes = keepEmptyNodes;
   copyContainer(sg, block);
   sg.cascade = block.directives.cascade ? cascadeFields(block.directives.cascade.fields) : [];
   sg.normalize = block.directives.normalize;
@@ -237,7 +240,7 @@ function deferCascadePagination(sg: SubGraph): void {
   sg.offset = undefined;
 }
 
-/** Dgraph's treeCopy: children inherit debug, @normalize, @ignorereflex and cascade fields. */
+/** Dgraph's treeCopy: children inherit debug (and keepEmptyNodes), @normalize, @ignorereflex and cascade fields. */
 export function copyChildren(parent: SubGraph, selections: readonly Selection[]): void {
   const seen = new Set<string>();
   for (const sel of selections) {
@@ -246,6 +249,7 @@ export function copyChildren(parent: SubGraph, selections: readonly Selection[])
     if (seen.has(key)) throw new DgraphError(`${key} not allowed multiple times in same sub-query.`);
     seen.add(key);
     child.debug = parent.debug;
+    child.keepEmptyNodes = parent.keepEmptyNodes;
     child.ignoreReflex = parent.ignoreReflex;
     child.normalize = child.normalize || parent.normalize;
     const own =
@@ -379,6 +383,7 @@ export function cloneRequest(src: SubGraph): SubGraph {
   sg.normalize = src.normalize;
   sg.ignoreReflex = src.ignoreReflex;
   sg.debug = src.debug;
+  sg.keepEmptyNodes = src.keepEmptyNodes;
   sg.facets = src.facets;
   sg.facetsFilter = src.facetsFilter;
   sg.expandTarget = src.expandTarget;

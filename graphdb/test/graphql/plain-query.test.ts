@@ -175,6 +175,22 @@ describe("plain queries", () => {
     }
   });
 
+  it("keeps nodes none of whose asked values exist, at every level", async () => {
+    // Bob has no reputation; the post of likes 1 has no title or published date.
+    const [fast, reference] = await both(
+      "{ queryAuthor(order: { asc: name }) { reputation posts(order: { asc: likes }) { published } } }",
+    );
+    expect(fast).toEqual({
+      data: {
+        queryAuthor: [
+          { reputation: 10, posts: [{ published: "2024-03-01T10:00:00Z" }, { published: null }] },
+          { reputation: null, posts: [{ published: null }] },
+        ],
+      },
+    });
+    expect(reference).toEqual(fast);
+  });
+
   it("reports variable errors as graphql-js does", async () => {
     const [fast, reference] = await both("query($n: Int!) { queryPost(first: $n) { likes } }", { n: "x" });
     expect(fast).toEqual(reference);

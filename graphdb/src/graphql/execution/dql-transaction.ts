@@ -4,6 +4,14 @@
  */
 import type { GraphEngine, MutateResponse, MutationInput } from "../../engine/engine-api.ts";
 
+export interface ReadOptions {
+  /** Write nodes whose selection yields nothing as `{}` (the engine's QueryRequest option). */
+  keepEmptyNodes?: boolean;
+}
+
+/** How a query written from a GraphQL selection is read. */
+export const SELECTION_READ: ReadOptions = { keepEmptyNodes: true };
+
 export class DqlTransaction {
   private startTs = 0;
   private wrote = false;
@@ -14,13 +22,18 @@ export class DqlTransaction {
     private readonly timeoutMs: number | undefined,
   ) {}
 
-  /** Runs a DQL query in the transaction; returns the parsed `data` object (`{"q": [...]}`). */
-  async query<T = Record<string, unknown>>(dql: string): Promise<T> {
+  /**
+   * Runs a DQL query in the transaction; returns the parsed `data` object (`{"q": [...]}`). A query built
+   * from a GraphQL selection (selectionDql) is read with `keepEmptyNodes`: a node none of whose asked
+   * values exist is still an object of its list.
+   */
+  async query<T = Record<string, unknown>>(dql: string, options: ReadOptions = {}): Promise<T> {
     const res = await this.engine.query({
       namespace: this.namespace,
       query: dql,
       startTs: this.startTs,
       timeoutMs: this.timeoutMs,
+      keepEmptyNodes: options.keepEmptyNodes,
     });
     if (this.startTs === 0) this.startTs = res.txn.start_ts;
     return JSON.parse(res.json) as T;

@@ -15,6 +15,7 @@ import {
 } from "graphql";
 import type { FieldModel, TypeModel } from "../schema/type-model.ts";
 import { dqlPredicate, dqlValue, parseId } from "./dql-literal.ts";
+import { SELECTION_READ } from "./dql-transaction.ts";
 import type { OperationContext } from "./operation-context.ts";
 import { rewriteContext } from "./query-resolvers.ts";
 import { type RewriteContext, selectionDql } from "./selection-rewriter.ts";
@@ -102,7 +103,10 @@ export async function resolveEntities(
       `e${n}(func: ${func}) @filter(${conditions.join(" AND ")}) { ${body} ${KEY_ALIAS} : ${keyValue}${types} }`,
     );
   });
-  const data = await ctx.read(`query {\n${rc.auth?.takeBlocks() ?? ""}${blocks.join("\n")}\n}`);
+  const data = await ctx.read(
+    `query {\n${rc.auth?.takeBlocks() ?? ""}${blocks.join("\n")}\n}`,
+    SELECTION_READ,
+  );
 
   const found = new Map<string, Record<string, unknown>>();
   names.forEach((typename, n) => {

@@ -3,6 +3,7 @@
  * field resolver reads: `numUids`, `msg`, and `<t>(filter, order, first, offset)` — the affected nodes
  * re-queried with that field's own selection.
  */
+
 import {
   type GraphQLCompositeType,
   type GraphQLObjectType,
@@ -10,6 +11,7 @@ import {
   getNamedType,
 } from "graphql";
 import type { TypeModel } from "../schema/type-model.ts";
+import { type ReadOptions, SELECTION_READ } from "./dql-transaction.ts";
 import type { OperationContext } from "./operation-context.ts";
 import { rewriteContext } from "./query-resolvers.ts";
 import { collectFields, edgeModifiers, fieldArgs, selectionDql } from "./selection-rewriter.ts";
@@ -32,7 +34,7 @@ export async function mutationPayload(
   type: TypeModel,
   uids: readonly string[],
   counts: PayloadCounts,
-  read: (dql: string) => Promise<Record<string, unknown>>,
+  read: (dql: string, options: ReadOptions) => Promise<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
   const rc = rewriteContext(ctx, info);
   const payloadType = getNamedType(info.returnType) as GraphQLObjectType;
@@ -57,6 +59,7 @@ export async function mutationPayload(
         const body = selectionDql(rc, target, node.selectionSet);
         const data = await read(
           `query {\n${rc.auth?.takeBlocks() ?? ""}  q(${funcArgs}) @filter(${filter}) { ${body} }\n}`,
+          SELECTION_READ,
         );
         out[key] = (data.q as unknown[] | undefined) ?? [];
       }

@@ -55,7 +55,7 @@ export async function resolveMutationField(
         type,
         nodes,
         { numUids: nodes.length, msg: "Deleted" },
-        (dql) => tx.query(dql),
+        (dql, options) => tx.query(dql, options),
       );
       phase = "write";
       await writer.writes.apply(tx);
@@ -85,7 +85,9 @@ export async function resolveMutationField(
     const uids = nodes.map((n) => blanks.get(n) ?? n);
     notify(ctx, type, op, commitTs, uids, args);
     const numUids = writer.writes.created.length + affected;
-    return await mutationPayload(ctx, info, type, uids, { numUids }, (dql) => ctx.read(dql));
+    return await mutationPayload(ctx, info, type, uids, { numUids }, (dql, options) =>
+      ctx.read(dql, options),
+    );
   } catch (e) {
     if (phase === "committed") throw e;
     await tx.discard().catch(() => undefined);

@@ -3,7 +3,7 @@ import type { GraphEngine } from "../../engine/engine-api.ts";
 import type { GraphQLSchemaBuild } from "../schema/build-graphql-schema.ts";
 import { AuthSession } from "./auth-filter.ts";
 import { type CustomCall, callCustomHttp } from "./custom-http.ts";
-import { DqlTransaction } from "./dql-transaction.ts";
+import { DqlTransaction, type ReadOptions } from "./dql-transaction.ts";
 import { verifiedClaims } from "./jwt-claims.ts";
 import type { LambdaBatcher } from "./lambda-caller.ts";
 import type { MutationWebhook } from "./mutation-webhook.ts";
@@ -51,7 +51,7 @@ export class OperationContext {
   }
 
   /** A read in a transaction of its own. */
-  async read(dql: string): Promise<Record<string, unknown>> {
-    return this.transaction().query(dql);
+  async read(dql: string, options?: ReadOptions): Promise<Record<string, unknown>> {
+    return this.transaction().query(dql, options);
   }
 }

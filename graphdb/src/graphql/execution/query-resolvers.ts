@@ -7,6 +7,7 @@ import { type FieldNode, type GraphQLResolveInfo, getNamedType, isCompositeType 
 import type { TypeModel } from "../schema/type-model.ts";
 import { idField } from "../schema/type-model.ts";
 import { dqlPredicate, dqlValue, parseId } from "./dql-literal.ts";
+import { SELECTION_READ } from "./dql-transaction.ts";
 import { rootFunction } from "./filter-rewriter.ts";
 import type { OperationContext } from "./operation-context.ts";
 import { aggregateResult } from "./result-values.ts";
@@ -99,7 +100,7 @@ export async function resolveQueryField(
         ? ` dgraph.checkpwd : checkpwd(${dqlPredicate(secret.predicate)}, ${dqlValue(args[secret.field])})`
         : "";
     dql = `query {\n${rc.auth?.takeBlocks() ?? ""}  q(func: ${func}) @filter(${conditions.join(" AND ")})${cascadeDql(rc, node, type)} { ${body}${check}${cascadeSelection(rc, node, type)} }\n}`;
-    const data = await ctx.read(dql);
+    const data = await ctx.read(dql, SELECTION_READ);
     const found = (data.q as Record<string, unknown>[] | undefined)?.[0] ?? null;
     if (op === "check" && found !== null && found["dgraph.checkpwd"] !== true) return null;
     return found;
@@ -121,7 +122,7 @@ export async function resolveQueryField(
       ? selectionDql(rc, returned, node.selectionSet)
       : "dgraph.uid : uid";
     dql = `query {\n${rc.auth?.takeBlocks() ?? ""}  q(${funcArgs})${filterText}${cascadeDql(rc, node, type)} { ${body}${cascadeSelection(rc, node, type)} }\n}`;
-    const data = await ctx.read(dql);
+    const data = await ctx.read(dql, SELECTION_READ);
     return (data.q as unknown[] | undefined) ?? [];
   }
   const fields = collectAggregateFields(node);

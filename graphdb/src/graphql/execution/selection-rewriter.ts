@@ -1,8 +1,9 @@
 /**
  * GraphQL selections to DQL (reference §3.2). Each field becomes `responseKey : predicate`, so results come
- * back keyed as the client asked; edges carry their filter, order and pagination; every object level
- * selects `dgraph.uid : uid` so that a node with none of the asked fields still appears, and abstract
- * types select `dgraph.type` for `__typename`. `<f>Aggregate` fields fetch the values they aggregate.
+ * back keyed as the client asked; edges carry their filter, order and pagination. The query is read with
+ * `keepEmptyNodes` (dql-transaction.ts SELECTION_READ), so a node with none of the asked fields still
+ * appears without a `dgraph.uid : uid` at every level (one only where a level asks for no stored value);
+ * abstract types select `dgraph.type` for `__typename`. `<f>Aggregate` fields fetch the values they aggregate.
  */
 import {
   type FieldNode,
@@ -151,14 +152,13 @@ export function selectionDql(
   type: GraphQLCompositeType,
   set: SelectionSetNode | undefined,
 ): string {
-  const lines = ["dgraph.uid : uid"];
-  if (set === undefined) return lines.join(" ");
+  const lines: string[] = [];
+  if (set === undefined) return "dgraph.uid : uid";
   let needsType = isAbstractType(type);
   const lambdaParents = new Set<string>();
   /** Each field's DQL, led by its response key as alias. */
   const fields: { key: string; parent: GraphQLCompositeType; line: string }[] = [];
   for (const { key, node, parent } of collectFields(ctx, type, set)) {
-    const add = (line: string) => fields.push({ key, parent, line });
     const name = node.name.value;
     if (name === "__typename") {
       needsType = true;
@@ -170,7 +170,11 @@ export function selectionDql(
       ? modelField(ctx, parent, name.slice(0, -"Aggregate".length))
       : undefined;
     if (aggregateOf !== undefined) {
-      add(aggregateSelection(ctx, key, aggregateOf, fieldArgs(ctx, parent, node), node));
+      fields.push({
+        key,
+        parent,
+        line: aggregateSelection(ctx, key, aggregateOf, fieldArgs(ctx, parent, node), node),
+      });
       continue;
     }
     const f = modelField(ctx, parent, name);
@@ -180,12 +184,12 @@ export function selectionDql(
     }
     if (f === undefined || f.custom) continue;
     if (f.kind === "id" && !f.storedId) {
-      add(`${key} : uid`);
+      fields.push({ key, parent, line: `${key} : uid` });
       continue;
     }
     const target = getNamedType(def.type);
     if (!isCompositeType(target) || f.kind === "geo") {
-      add(`${key} : ${dqlPredicateOf(f)}`);
+      fields.push({ key, parent, line: `${key} : ${dqlPredicateOf(f)}` });
       continue;
     }
     const targetModel = ctx.model.types.get(target.name);
@@ -194,11 +198,17 @@ export function selectionDql(
     const filterText = filter !== undefined ? ` @filter(${filter})` : "";
     const cascade = cascadeDql(ctx, node, targetModel);
     const inner = selectionDql(ctx, target, node.selectionSet) + cascadeSelection(ctx, node, targetModel);
-    add(`${key} : ${dqlPredicate(f.predicate)}${paramText}${filterText}${cascade} { ${inner} }`);
+    fields.push({
+      key,
+      parent,
+      line: `${key} : ${dqlPredicate(f.predicate)}${paramText}${filterText}${cascade} { ${inner} }`,
+    });
   }
   lines.push(...distinctAliases(fields));
   for (const name of lambdaParents) lines.push(lambdaParentSelection(ctx.model.types.get(name)));
   if (needsType) lines.push("dgraph.type");
+  // A level asking for no stored value (only lambda fields, say) still needs its nodes.
+  if (lines.length === 0 || (lines.length === 1 && needsType)) lines.unshift("dgraph.uid : uid");
   return lines.join(" ");
 }
 
@@ -210,6 +220,9 @@ export function selectionDql(
 function distinctAliases(
   fields: readonly { key: string; parent: GraphQLCompositeType; line: string }[],
 ): string[] {
+  const keys = new Set<string>();
+  for (const f of fields) keys.add(f.key);
+  if (keys.size === fields.length) return fields.map((f) => f.line);
   const byKey = new Map<string, Set<string>>();
   for (const f of fields) {
     const lines = byKey.get(f.key);

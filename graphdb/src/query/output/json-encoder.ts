@@ -140,7 +140,7 @@ function edgeField(pc: SubGraph, idx: number, reflex: ReflexStack | undefined, b
         body = seen;
       }
     }
-    if (body === "") continue;
+    if (body === "" && !pc.keepEmptyNodes) continue;
     if (pc.facets !== undefined) {
       body += facetFieldsJson(pc.edgeFacets?.get(pc.src[idx])?.get(child), pc.facets, pc.fieldName());
     }
@@ -305,7 +305,7 @@ function* blockElements(sg: SubGraph, budget: QueryBudget): Steps<string | undef
       continue;
     }
     const body = encodeFields(sg, uid, reflex, budget);
-    if (body === "") continue;
+    if (body === "" && !sg.keepEmptyNodes) continue;
     out += out === "" ? `{${body}}` : `,{${body}}`;
     budget.written(out.length);
   }
