@@ -168,7 +168,17 @@ export class GraphQLService {
     return { build, stored };
   }
 
-  /** Runs one GraphQL operation against the namespace's schema. */
+  /**
+   * Runs one GraphQL operation and answers the response as JSON text, as a server sends it (a plain
+   * query's text is written directly, without a response object to stringify).
+   */
+  async executeJson(namespace: number, request: GraphQLRequest): Promise<string> {
+    const prepared = await this.prepare(namespace, request);
+    if ("errors" in prepared) return JSON.stringify(prepared);
+    const result = await this.runEither(prepared, namespace, request);
+    return typeof result === "string" ? result : JSON.stringify(result);
+  }
+
   /** Runs one GraphQL operation against the namespace's schema (a subscription answers once). */
   async execute(namespace: number, request: GraphQLRequest): Promise<ExecutionResult> {
     const prepared = await this.prepare(namespace, request);
@@ -248,6 +258,16 @@ export class GraphQLService {
     namespace: number,
     request: GraphQLRequest,
   ): Promise<ExecutionResult> {
+    const result = await this.runEither(prepared, namespace, request);
+    return typeof result === "string" ? (JSON.parse(result) as ExecutionResult) : result;
+  }
+
+  /** The response: a plain query's JSON text (plain-query.ts), else graphql-js's result. */
+  private async runEither(
+    prepared: { build: GraphQLSchemaBuild; document: DocumentNode },
+    namespace: number,
+    request: GraphQLRequest,
+  ): Promise<ExecutionResult | string> {
     const context = () =>
       new OperationContext(
         prepared.build,

@@ -95,11 +95,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The same operation with and without plans; the text a server sends must be the same text too. */
 async function both(query: string, variables?: Record<string, unknown>) {
-  const [a, b] = await Promise.all([
+  const [a, b, text, referenceText] = await Promise.all([
     plain.execute(0, { query, variables }),
     graphqlJs.execute(0, { query, variables }),
+    plain.executeJson(0, { query, variables }),
+    graphqlJs.executeJson(0, { query, variables }),
   ]);
+  expect(text).toBe(referenceText);
   return [JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b))];
 }
 

@@ -14,7 +14,6 @@
  */
 import {
   type DocumentNode,
-  type ExecutionResult,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
@@ -52,6 +51,8 @@ type Completion =
 interface PlannedField {
   /** The response key: the DQL alias of the value, and the response's key. */
   key: string;
+  /** `"key":`, as the response's text has it. */
+  jsonKey: string;
   /** `__typename`: the parent type's name, not read from the data. */
   typename?: string;
   completion: Completion;
@@ -59,6 +60,7 @@ interface PlannedField {
 
 interface PlannedRoot {
   key: string;
+  jsonKey: string;
   field: GraphQLField<unknown, unknown>;
   node: FieldNode;
   completion: Completion;
@@ -101,8 +103,10 @@ export function planPlainQuery(
       const target = field === undefined ? undefined : rootTarget(model, name);
       if (field === undefined || target === undefined || target === "check" || hasResolverDirective(field))
         throw new NoPlan();
+      const key = node.alias?.value ?? name;
       roots.push({
-        key: node.alias?.value ?? name,
+        key,
+        jsonKey: `${JSON.stringify(key)}:`,
         field,
         node,
         // A root aggregate's resolver answers the aggregated object itself.
@@ -192,6 +196,7 @@ function objectFields(
     if (node.name.value === "__typename") {
       planned.push({
         key,
+        jsonKey: `${JSON.stringify(key)}:`,
         typename: type.name,
         completion: { kind: "leaf", type: undefined as never, nonNull: true },
       });
@@ -204,14 +209,19 @@ function objectFields(
       node.name.value.endsWith("Aggregate") &&
       getNamedType(field.type).name.endsWith("AggregateResult") &&
       !type.name.endsWith("Payload");
-    planned.push({ key, completion: completionOf(field.type, node, fragments, aggregate) });
+    planned.push({
+      key,
+      jsonKey: `${JSON.stringify(key)}:`,
+      completion: completionOf(field.type, node, fragments, aggregate),
+    });
   }
   return planned;
 }
 
 /**
  * Runs a planned query: the root fields' DQL in parallel, as graphql-js runs a query's root fields, then
- * the copy along the plan. Undefined when the operation must run through graphql-js after all.
+ * the copy along the plan, as the response's JSON text (`{"data":{...}}`). Undefined when the operation
+ * must run through graphql-js after all.
  */
 export async function runPlainQuery(
   plan: PlainQueryPlan,
@@ -219,7 +229,7 @@ export async function runPlainQuery(
   document: DocumentNode,
   ctx: OperationContext,
   inputs: Record<string, unknown> | undefined,
-): Promise<ExecutionResult | undefined> {
+): Promise<string | undefined> {
   const coerced = getVariableValues(schema, plan.operation.variableDefinitions ?? [], inputs ?? {});
   if (coerced.errors !== undefined) return undefined;
   const variables = coerced.coerced;
@@ -249,36 +259,38 @@ export async function runPlainQuery(
     return undefined;
   }
   try {
-    const data: Record<string, unknown> = {};
+    let text = "";
     for (let i = 0; i < plan.roots.length; i++) {
       const root = plan.roots[i];
-      data[root.key] = complete(root.completion, values[i]);
+      text += `${i === 0 ? "" : ","}${root.jsonKey}${complete(root.completion, values[i])}`;
     }
-    return { data };
+    return `{"data":{${text}}}`;
   } catch (e) {
     if (e instanceof NotPlain) return undefined;
     throw e;
   }
 }
 
-/** The value the field resolver and graphql-js would make of `value`; NotPlain where they would report. */
-function complete(c: Completion, value: unknown): unknown {
+/**
+ * The JSON text of what the field resolver and graphql-js would make of `value` (written directly: no
+ * response object is built to be stringified); NotPlain where they would report an error.
+ */
+function complete(c: Completion, value: unknown): string {
   switch (c.kind) {
     case "list": {
-      if (value === undefined || value === null) {
-        // The field resolver answers [] for a missing list.
-        return [];
-      }
-      const items = Array.isArray(value) ? value : [value];
-      const out = new Array(items.length);
-      for (let i = 0; i < items.length; i++) out[i] = complete(c.item, items[i]);
-      return out;
+      // The field resolver answers [] for a missing list.
+      if (value === undefined || value === null) return "[]";
+      if (!Array.isArray(value)) return `[${complete(c.item, value)}]`;
+      let out = "";
+      for (let i = 0; i < value.length; i++)
+        out += i === 0 ? complete(c.item, value[i]) : `,${complete(c.item, value[i])}`;
+      return `[${out}]`;
     }
     case "leaf": {
       const v = Array.isArray(value) ? value[0] : value;
       if (v === undefined || v === null) {
         if (c.nonNull) throw new NotPlain();
-        return null;
+        return "null";
       }
       let out: unknown;
       try {
@@ -286,8 +298,20 @@ function complete(c: Completion, value: unknown): unknown {
       } catch {
         throw new NotPlain();
       }
-      if (out === undefined || out === null) throw new NotPlain();
-      return out;
+      switch (typeof out) {
+        case "string":
+          return JSON.stringify(out);
+        case "number":
+          if (!Number.isFinite(out)) throw new NotPlain();
+          return String(out);
+        case "boolean":
+          return out ? "true" : "false";
+        case "object":
+          if (out === null) throw new NotPlain();
+          return JSON.stringify(out);
+        default:
+          throw new NotPlain();
+      }
     }
     case "aggregate": {
       const nodes = Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
@@ -296,21 +320,23 @@ function complete(c: Completion, value: unknown): unknown {
       );
       return completeObject(c.fields, aggregateResult(nodes, fieldNodes), c.nonNull);
     }
-    case "object": {
-      const v = Array.isArray(value) ? value[0] : value;
-      return completeObject(c.fields, v, c.nonNull);
-    }
+    case "object":
+      return completeObject(c.fields, Array.isArray(value) ? value[0] : value, c.nonNull);
   }
 }
 
-function completeObject(fields: PlannedField[], value: unknown, nonNull: boolean): unknown {
+function completeObject(fields: PlannedField[], value: unknown, nonNull: boolean): string {
   if (value === undefined || value === null) {
     if (nonNull) throw new NotPlain();
-    return null;
+    return "null";
   }
   if (typeof value !== "object") throw new NotPlain();
   const record = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const f of fields) out[f.key] = f.typename ?? complete(f.completion, record[f.key]);
-  return out;
+  let out = "";
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    const v = f.typename !== undefined ? JSON.stringify(f.typename) : complete(f.completion, record[f.key]);
+    out += i === 0 ? `${f.jsonKey}${v}` : `,${f.jsonKey}${v}`;
+  }
+  return `{${out}}`;
 }

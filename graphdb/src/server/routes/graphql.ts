@@ -35,8 +35,7 @@ export function graphqlRoute(ctx: ServerContext) {
       for (const [name, value] of Object.entries(request.headers)) {
         headers[name] = Array.isArray(value) ? value.join(", ") : value;
       }
-      const result = await ctx.graphql.execute(namespace, { ...operation, headers });
-      return sendJson(reply, JSON.stringify(result));
+      return sendJson(reply, await ctx.graphql.executeJson(namespace, { ...operation, headers }));
     } catch (e) {
       if (request.method !== "GET") request.raw.resume();
       if (e instanceof RequestError || e instanceof DgraphError) {
