@@ -15,9 +15,11 @@ import {
 import {
   type BuildStatus,
   buildApp,
+  createJwtVerifier,
   type DevServer,
   type ExecutionRecord,
   envFileNames,
+  type JwtVerifier,
   type LoadedApp,
   loadApp,
   loadEnvFiles,
@@ -60,6 +62,7 @@ export async function startDev(
   const buildDir = join(appDir, "build");
   let status: BuildStatus = { ok: true, at: new Date().toISOString() };
   let app: LoadedApp | undefined;
+  let jwt: JwtVerifier | undefined;
   let devServer: DevServer | undefined;
   let graphdb: RunningGraphDBServer | undefined;
 
@@ -92,6 +95,8 @@ export async function startDev(
       const next = await term.step("Loading", () => loadApp(buildDir, { env, onExecution: logExecution }));
       const previous = app;
       app = next;
+      jwt = createJwtVerifier(env);
+      if (jwt.problem && next.endpoints.some((e) => e.auth === "jwt")) term.warn(jwt.problem);
       status = { ok: true, at: new Date().toISOString() };
       for (const notice of next.manifest.notices) term.warn(notice);
       await previous?.close();
@@ -134,6 +139,7 @@ export async function startDev(
           sdl: app.sdl,
           graphql: app,
           endpoints: app.endpoints,
+          jwt,
           testConnections: () => app?.testConnections() ?? Promise.resolve([]),
         },
     });

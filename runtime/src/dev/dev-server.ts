@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { JwtRejected, type JwtVerifier, looksLikeJwt } from "../auth/jwt-verifier.ts";
 import type { ExecutionRecord } from "../graphql/execution-record.ts";
 import { startWebDevServer, type WebDevServer } from "../web/vite-dev-server.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
@@ -23,7 +24,12 @@ export interface DevApp {
   world: AppWorld;
   sdl: string;
   graphql: { fetch(req: Request): Promise<Response> };
-  endpoints: { name: string; path: string; auth: "none" | "bearer-token" }[];
+  endpoints: { name: string; path: string; auth: "none" | "bearer-token" | "jwt" }[];
+  /**
+   * Checks the JWTs sent to `auth: "jwt"` endpoints, with the keys of the app's env (`createJwtVerifier`).
+   * Like API keys, a token is not required in dev; one that is sent is verified once keys are configured.
+   */
+  jwt?: JwtVerifier;
   testConnections(): Promise<ConnectionTestResult[]>;
 }
 
@@ -164,6 +170,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         ],
       });
     }
+    const refused = await refusedJwt(req, url.pathname, app);
+    if (refused) {
+      return sendJson(res, 401, { errors: [{ message: refused, extensions: { code: "UNAUTHENTICATED" } }] });
+    }
     const body = req.method === "POST" ? await readBody(req) : undefined;
     if (body === null) return sendJson(res, 413, { errors: [{ message: "request body too large" }] });
     const headers = new Headers();
@@ -241,6 +251,20 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       });
     },
   };
+}
+
+/** Why the JWT sent to an `auth: "jwt"` endpoint is refused; undefined when it passes or none applies. */
+async function refusedJwt(req: IncomingMessage, path: string, app: DevApp): Promise<string | undefined> {
+  const endpoint = app.endpoints.find((e) => e.path === path);
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+  if (endpoint?.auth !== "jwt" || !token || !looksLikeJwt(token) || !app.jwt?.configured) return undefined;
+  try {
+    await app.jwt.verify(token);
+    return undefined;
+  } catch (e) {
+    if (e instanceof JwtRejected) return `invalid API key or token: ${e.message}`;
+    throw e;
+  }
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string, extra = {}): void {

@@ -182,7 +182,12 @@ export const endpointSchema = z.strictObject({
     .regex(/^\/\S*$/, { error: 'must start with "/" and contain no spaces' })
     .refine((p) => !["/health", "/metrics", "/explorer"].includes(p), { error: "is reserved" })
     .default("/graphql"),
-  auth: z.enum(["none", "bearer-token"]).default("bearer-token"),
+  auth: z
+    .enum(["none", "bearer-token", "jwt"])
+    .default("bearer-token")
+    .describe(
+      'Who may call: "bearer-token" an API key of the app; "jwt" an API key or a JWT of the app\'s users, verified with the keys of TRELLIS_JWT_PEMS / TRELLIS_JWT_JWKS_ENDPOINTS; "none" anyone.',
+    ),
 });
 
 export const limitsSchema = z.strictObject({

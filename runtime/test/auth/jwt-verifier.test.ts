@@ -1,0 +1,145 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, exportSPKI, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JwtSettingsError, readJwtSettings } from "../../src/auth/jwt-settings.ts";
+import { createJwtVerifier, JwtRejected } from "../../src/auth/jwt-verifier.ts";
+
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+
+let signer: KeyPair;
+let stranger: KeyPair;
+let jwksKey: KeyPair;
+let jwksServer: Server;
+let jwksUrl: string;
+let jwksFetches = 0;
+let jwksBody = "";
+
+const sign = (
+  key: KeyPair,
+  claims: JWTPayload,
+  options: { alg?: string; kid?: string; exp?: string | number } = {},
+) => {
+  const jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: options.alg ?? "RS256", ...(options.kid ? { kid: options.kid } : {}) })
+    .setIssuedAt();
+  if (options.exp !== undefined) jwt.setExpirationTime(options.exp);
+  return jwt.sign(key.privateKey);
+};
+
+beforeAll(async () => {
+  signer = await generateKeyPair("RS256");
+  stranger = await generateKeyPair("RS256");
+  jwksKey = await generateKeyPair("ES256");
+  jwksBody = JSON.stringify({ keys: [{ ...(await exportJWK(jwksKey.publicKey)), kid: "k1", alg: "ES256" }] });
+  jwksServer = createServer((req, res) => {
+    jwksFetches++;
+    if (req.url === "/big") return res.writeHead(200).end(`{"keys":[],"x":"${"a".repeat(300 * 1024)}"}`);
+    res.writeHead(200, { "content-type": "application/json" }).end(jwksBody);
+  });
+  await new Promise<void>((r) => jwksServer.listen(0, "127.0.0.1", r));
+  jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise((r) => jwksServer.close(r)));
+
+async function rejection(promise: Promise<unknown>): Promise<string> {
+  const e = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(JwtRejected);
+  return (e as Error).message;
+}
+
+describe("JWT verifier over PEM keys", () => {
+  const env = async (extra: Record<string, string> = {}) => ({
+    TRELLIS_JWT_PEMS: JSON.stringify({ main: await exportSPKI(signer.publicKey) }),
+    ...extra,
+  });
+
+  it("accepts a token signed by a configured key and returns its claims", async () => {
+    const verifier = createJwtVerifier(await env());
+    expect(verifier.configured).toBe(true);
+    const claims = await verifier.verify(await sign(signer, { sub: "user-1", role: "admin" }, { exp: "5m" }));
+    expect(claims).toMatchObject({ sub: "user-1", role: "admin" });
+  });
+
+  it("refuses expired, foreign-signed, exp-less, wrong-audience and HMAC tokens", async () => {
+    const verifier = createJwtVerifier(
+      await env({ TRELLIS_JWT_AUDIENCE: "shop, shop-admin", TRELLIS_JWT_ISSUER: "https://id.example" }),
+    );
+    const good = { sub: "u", aud: "shop", iss: "https://id.example" };
+    expect((await verifier.verify(await sign(signer, good, { exp: "5m" }))).sub).toBe("u");
+    expect(
+      await rejection(
+        verifier.verify(await sign(signer, good, { exp: Math.floor(Date.now() / 1000) - 120 })),
+      ),
+    ).toBe("token expired");
+    expect(await rejection(verifier.verify(await sign(stranger, good, { exp: "5m" })))).toContain(
+      "signature",
+    );
+    expect(await rejection(verifier.verify(await sign(signer, good)))).toContain('"exp"');
+    expect(
+      await rejection(verifier.verify(await sign(signer, { ...good, aud: "blog" }, { exp: "5m" }))),
+    ).toContain('"aud"');
+    expect(
+      await rejection(verifier.verify(await sign(signer, { ...good, iss: "https://evil" }, { exp: "5m" }))),
+    ).toContain('"iss"');
+    const hmac = await new SignJWT(good)
+      .setProtectedHeader({ alg: "HS256" })
+      .setExpirationTime("5m")
+      .sign(new TextEncoder().encode("a shared secret of at least 32 bytes!!"));
+    expect(await rejection(verifier.verify(hmac))).toContain("algorithm");
+    expect(await rejection(verifier.verify("not.a.jwt"))).toBe("malformed token");
+  });
+
+  it("accepts nothing without keys, and says which env var to set", async () => {
+    const verifier = createJwtVerifier({});
+    expect(verifier.configured).toBe(false);
+    expect(await rejection(verifier.verify(await sign(signer, {}, { exp: "5m" })))).toContain(
+      "TRELLIS_JWT_PEMS",
+    );
+    const broken = createJwtVerifier({ TRELLIS_JWT_PEMS: '{"main": "not a key"}' });
+    expect(broken.problem).toContain('TRELLIS_JWT_PEMS: "main" is not a PEM public key');
+  });
+});
+
+describe("JWT verifier over a JWKS endpoint", () => {
+  it("fetches the key set once and verifies tokens by kid", async () => {
+    const verifier = createJwtVerifier({
+      TRELLIS_JWT_JWKS_ENDPOINTS: JSON.stringify({ idp: `${jwksUrl}/jwks` }),
+    });
+    const before = jwksFetches;
+    const token = await sign(jwksKey, { sub: "jwks-user" }, { alg: "ES256", kid: "k1", exp: "5m" });
+    expect((await verifier.verify(token)).sub).toBe("jwks-user");
+    expect((await verifier.verify(token)).sub).toBe("jwks-user");
+    expect(jwksFetches - before).toBe(1);
+    // A kid the set lacks asks for a refetch, but not more than once per cooldown.
+    const unknown = await sign(stranger, { sub: "x" }, { kid: "k2", exp: "5m" });
+    expect(await rejection(verifier.verify(unknown))).toContain("signature");
+    expect(jwksFetches - before).toBe(1);
+  });
+
+  it("refuses a key set larger than its bound", async () => {
+    const verifier = createJwtVerifier({ TRELLIS_JWT_JWKS_ENDPOINTS: `${jwksUrl}/big` });
+    const token = await sign(jwksKey, { sub: "u" }, { alg: "ES256", kid: "k1", exp: "5m" });
+    expect(await rejection(verifier.verify(token))).toContain("larger than 262144 bytes");
+  });
+
+  it("takes JWKS URLs over https only, except on loopback", () => {
+    expect(() => readJwtSettings({ TRELLIS_JWT_JWKS_ENDPOINTS: "http://id.example/jwks" })).toThrow(
+      JwtSettingsError,
+    );
+    expect(() => readJwtSettings({ TRELLIS_JWT_JWKS_ENDPOINTS: '{"a": "ftp://id.example/"}' })).toThrow(
+      /must be a JSON object|https/,
+    );
+    expect(
+      readJwtSettings({ TRELLIS_JWT_JWKS_ENDPOINTS: "https://id.example/jwks" })?.jwksEndpoints[0].url.host,
+    ).toBe("id.example");
+    expect(
+      readJwtSettings({ TRELLIS_JWT_JWKS_ENDPOINTS: "http://localhost:9/jwks" })?.jwksEndpoints,
+    ).toHaveLength(1);
+    expect(readJwtSettings({})).toBeUndefined();
+  });
+});
