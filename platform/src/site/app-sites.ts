@@ -15,6 +15,8 @@ export interface DeploymentConfig {
   spaFallback: boolean;
   /** Paths of the endpoints declared with `auth: "none"`: served without an API key. */
   publicEndpoints: ReadonlySet<string>;
+  /** Paths of the endpoints declared with `auth: "jwt"`: an API key or a JWT of the app's users. */
+  jwtEndpoints: ReadonlySet<string>;
   /** Paths of all declared endpoints (`/graphql` by default). */
   endpoints: ReadonlySet<string>;
 }
@@ -41,6 +43,7 @@ export interface AppSitesOptions {
 const DEFAULT_CONFIG: DeploymentConfig = {
   spaFallback: false,
   publicEndpoints: new Set(),
+  jwtEndpoints: new Set(),
   endpoints: new Set(["/graphql"]),
 };
 /** How stale a preview lookup may be on a node that did not deploy it itself. */
@@ -137,6 +140,7 @@ export class AppSites {
       return {
         spaFallback: manifest.web?.spaFallback ?? false,
         publicEndpoints: new Set(endpoints.filter((e) => e.auth === "none").map((e) => e.path)),
+        jwtEndpoints: new Set(endpoints.filter((e) => e.auth === "jwt").map((e) => e.path)),
         endpoints: new Set(endpoints.map((e) => e.path)),
       };
     } catch {
