@@ -6,8 +6,9 @@ import type { AuthConfig } from "./admin-auth.ts";
 const SOURCES = new Set<DeploymentSource>(["cli", "action", "api"]);
 
 /**
- * Deployments: upload (admin or deploy token), list, rollback, remove. An upload with
- * `X-Trellis-Deploy-Branch` naming a branch other than main is that branch's preview.
+ * Deployments: upload (admin or deploy token), list, rollback, remove (by id, or a branch's preview by
+ * the branch's name). An upload with `X-Trellis-Deploy-Branch` naming a branch other than main is that
+ * branch's preview.
  */
 export function deploymentRoutes(api: FastifyInstance, ctx: PlatformContext, bodyLimit: number): void {
   /** A deployment as the API shows it: with its preview's URL when it is a live preview. */
@@ -57,6 +58,16 @@ export function deploymentRoutes(api: FastifyInstance, ctx: PlatformContext, bod
     async (request) => {
       const removed = await ctx.deployer.remove(request.params.app, request.params.id);
       return { deployment: removed };
+    },
+  );
+
+  // The preview of a branch, by the branch's name (the deploy action's `remove-preview`, on branch deletion).
+  api.delete<{ Params: { app: string; branch: string } }>(
+    "/api/apps/:app/previews/:branch",
+    { config: { deployToken: true } satisfies AuthConfig },
+    async (request) => {
+      const removed = await ctx.deployer.removePreview(request.params.app, request.params.branch);
+      return { deployment: shown(request.params.app, removed) };
     },
   );
 }

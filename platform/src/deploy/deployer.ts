@@ -76,6 +76,21 @@ export class Deployer {
     });
   }
 
+  /**
+   * Removes the preview a deploy from `branch` made (its branch was deleted, its pull request closed).
+   * NOT_FOUND when the branch has no preview; BAD_REQUEST for main, which is production.
+   */
+  async removePreview(app: string, branch: string): Promise<DeploymentRecord> {
+    const preview = previewOf(app, branch);
+    if (preview === undefined) {
+      throw new PlatformError("BAD_REQUEST", `"${branch}" deploys to production, not to a preview`);
+    }
+    await this.options.store.requireApp(app);
+    const found = await this.options.store.previewDeployment(app, preview);
+    if (!found) throw new PlatformError("NOT_FOUND", `app "${app}" has no preview of branch "${branch}"`);
+    return this.remove(app, found.id);
+  }
+
   /** Makes an earlier deployment live again. */
   rollback(app: string, id: string): Promise<DeploymentRecord> {
     return this.serialized(app, async () => {
