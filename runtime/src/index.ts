@@ -42,8 +42,13 @@ export { GoSignatureError } from "./compiler/go/go-builder.ts";
 export { checkGoToolchain, GoToolchainError } from "./compiler/go/go-toolchain.ts";
 export { BuildError } from "./compiler/ts-build-error.ts";
 // Deploying
-export type { DeployBuildOptions, DeployBuildResult, DeploymentRecord } from "./deploy/deploy-client.ts";
-export { DeployError, deployBuild, packBuild } from "./deploy/deploy-client.ts";
+export type {
+  DeployBuildOptions,
+  DeployBuildResult,
+  DeploymentRecord,
+  RemovePreviewOptions,
+} from "./deploy/deploy-client.ts";
+export { DeployError, deployBuild, packBuild, removePreview } from "./deploy/deploy-client.ts";
 export { type BuildStatus, type DevApp, type DevServer, startDevServer } from "./dev/dev-server.ts";
 export { newExecutionId } from "./graphql/execution-id.ts";
 // GraphQL

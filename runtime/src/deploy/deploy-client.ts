@@ -126,3 +126,60 @@ export async function deployBuild(options: DeployBuildOptions): Promise<DeployBu
   );
   return { deployment: body.deployment, endpoint: body.endpoint ?? `${base}/apps/${options.app}/graphql` };
 }
+
+export interface RemovePreviewOptions {
+  /** The platform's base URL, e.g. http://localhost:8787. */
+  url: string;
+  app: string;
+  /** The app's deploy token (or the admin token). */
+  token: string;
+  /** The branch whose preview goes (a deleted branch, a closed pull request's head branch). */
+  branch: string;
+  onProgress?: (message: string) => void;
+}
+
+/**
+ * Removes the preview a deploy from `branch` made; resolves to the removed deployment, or null when the
+ * branch has none (a branch that was never deployed, or already removed: nothing to do is no failure).
+ */
+export async function removePreview(options: RemovePreviewOptions): Promise<DeploymentRecord | null> {
+  const progress = options.onProgress ?? (() => {});
+  const base = options.url.replace(/\/+$/, "");
+  const app = encodeURIComponent(options.app);
+  progress(`removing the preview of branch ${options.branch} from ${base}`);
+  let res: Response;
+  try {
+    res = await fetch(`${base}/api/apps/${app}/previews/${encodeURIComponent(options.branch)}`, {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${options.token}` },
+    });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    throw new DeployError(
+      `cannot reach the platform at ${base} (${cause?.code ?? cause?.message ?? (e as Error).message}): check the platform URL`,
+    );
+  }
+  const text = await res.text();
+  let body: { deployment?: DeploymentRecord; error?: { code?: string; message?: string } } = {};
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not our platform (a proxy error page?): reported below with the status.
+  }
+  if (res.status === 401) {
+    throw new DeployError(
+      `the platform refused the deploy token for app "${options.app}": ${body.error?.message ?? "unauthorized"}`,
+      401,
+    );
+  }
+  if (res.status === 404 && body.error?.message?.includes("has no preview")) {
+    progress(`branch ${options.branch} has no preview: nothing to remove`);
+    return null;
+  }
+  if (!res.ok || !body.deployment) {
+    const reason = body.error?.message ?? `HTTP ${res.status} ${text.slice(0, 200)}`;
+    throw new DeployError(`removing the preview failed: ${reason}`, res.status);
+  }
+  progress(`removed deployment ${body.deployment.id}, the preview of ${options.branch}`);
+  return body.deployment;
+}
