@@ -22695,6 +22695,47 @@ async function deployBuild(options) {
   );
   return { deployment: body.deployment, endpoint: body.endpoint ?? `${base}/apps/${options.app}/graphql` };
 }
+async function removePreview(options) {
+  const progress = options.onProgress ?? (() => {
+  });
+  const base = options.url.replace(/\/+$/, "");
+  const app = encodeURIComponent(options.app);
+  progress(`removing the preview of branch ${options.branch} from ${base}`);
+  let res;
+  try {
+    res = await fetch(`${base}/api/apps/${app}/previews/${encodeURIComponent(options.branch)}`, {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${options.token}` }
+    });
+  } catch (e) {
+    const cause = e.cause;
+    throw new DeployError(
+      `cannot reach the platform at ${base} (${cause?.code ?? cause?.message ?? e.message}): check the platform URL`
+    );
+  }
+  const text = await res.text();
+  let body = {};
+  try {
+    body = JSON.parse(text);
+  } catch {
+  }
+  if (res.status === 401) {
+    throw new DeployError(
+      `the platform refused the deploy token for app "${options.app}": ${body.error?.message ?? "unauthorized"}`,
+      401
+    );
+  }
+  if (res.status === 404 && body.error?.message?.includes("has no preview")) {
+    progress(`branch ${options.branch} has no preview: nothing to remove`);
+    return null;
+  }
+  if (!res.ok || !body.deployment) {
+    const reason = body.error?.message ?? `HTTP ${res.status} ${text.slice(0, 200)}`;
+    throw new DeployError(`removing the preview failed: ${reason}`, res.status);
+  }
+  progress(`removed deployment ${body.deployment.id}, the preview of ${options.branch}`);
+  return body.deployment;
+}
 
 // .github/actions/deploy/src/main.ts
 async function run() {
@@ -22703,6 +22744,18 @@ async function run() {
     setSecret(token);
     const url = getInput("url", { required: true });
     const app = getInput("app", { required: true });
+    const removed = getInput("remove-preview");
+    if (removed) {
+      const deployment2 = await removePreview({
+        url,
+        app,
+        token,
+        branch: removed,
+        onProgress: (message) => info(message)
+      });
+      setOutput("deployment-id", deployment2?.id ?? "");
+      return;
+    }
     const buildDir = getInput("build-dir") || "./build";
     const branch = getInput("branch") || process.env.GITHUB_HEAD_REF || process.env.GITHUB_REF_NAME || void 0;
     const { deployment, endpoint } = await deployBuild({

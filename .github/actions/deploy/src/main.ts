@@ -1,9 +1,10 @@
 /**
  * The deploy GitHub Action: uploads the build folder with the same client as `trellis deploy`, and
- * reports the endpoint and deployment id as step outputs.
+ * reports the endpoint and deployment id as step outputs. With `remove-preview: <branch>` it removes that
+ * branch's preview instead (the workflow's job for deleted branches).
  */
 import * as core from "@actions/core";
-import { deployBuild } from "@trellis/runtime";
+import { deployBuild, removePreview } from "@trellis/runtime";
 
 export async function run(): Promise<void> {
   try {
@@ -11,6 +12,18 @@ export async function run(): Promise<void> {
     core.setSecret(token);
     const url = core.getInput("url", { required: true });
     const app = core.getInput("app", { required: true });
+    const removed = core.getInput("remove-preview");
+    if (removed) {
+      const deployment = await removePreview({
+        url,
+        app,
+        token,
+        branch: removed,
+        onProgress: (message) => core.info(message),
+      });
+      core.setOutput("deployment-id", deployment?.id ?? "");
+      return;
+    }
     const buildDir = core.getInput("build-dir") || "./build";
     // A pull request's head branch, else the pushed branch: main deploys to production, others to previews.
     const branch =
