@@ -4,19 +4,31 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type DeployError, deployBuild } from "@trellis/runtime";
+import { type DeployError, deployBuild, removePreview } from "@trellis/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleAction } from "../../.github/actions/deploy/build.mjs";
+import { readWorkflow, runJob } from "../../test/packages/github-workflow.ts";
 import { writeBuild } from "./support/builds.ts";
 import { startTestPlatform, type TestPlatform } from "./support/test-platform.ts";
 
 const ACTION_DIR = fileURLToPath(new URL("../../.github/actions/deploy/", import.meta.url));
+const TEMPLATE_WORKFLOW = fileURLToPath(
+  new URL("../../app-template/typescript/.github/workflows/ci-build.yml", import.meta.url),
+);
 
 /** Runs the action's entry point the way the GitHub runner does: inputs as INPUT_* env vars. */
-async function runAction(inputs: Record<string, string>, outputFile: string) {
+async function runAction(
+  inputs: Record<string, string>,
+  outputFile: string,
+  runnerEnv: Record<string, string> = {},
+) {
   await writeFile(outputFile, ""); // the runner creates it
 
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", GITHUB_OUTPUT: outputFile };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    GITHUB_OUTPUT: outputFile,
+    ...runnerEnv,
+  };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   return await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [join(ACTION_DIR, "dist/index.js")], { env, cwd: ACTION_DIR });
@@ -145,5 +157,96 @@ describe("deploy client and GitHub Action", () => {
     const noInput = await runAction({ url: t.platform.url, app: "shop" }, join(tmp, "out3"));
     expect(noInput.code).toBe(1);
     expect(noInput.stdout).toContain("::error::Input required and not supplied: token");
+  });
+  it("deploys a pull request's branch to its preview and removes it with remove-preview", async () => {
+    const outputFile = join(tmp, "github-output-preview");
+    const deployed = await runAction(
+      { url: t.platform.url, app: "shop", token: deployToken, "build-dir": buildDir },
+      outputFile,
+      { GITHUB_HEAD_REF: "feature/Login", GITHUB_REF_NAME: "7/merge" },
+    );
+    expect(deployed.code, deployed.stdout).toBe(0);
+    const outputs = parseOutputs(await readFile(outputFile, "utf8"));
+    expect(outputs["preview-url"]).toMatch(/^http:\/\/shop--feature-login\.localhost:\d+$/);
+    const preview = async () =>
+      (await t.api("GET", "/api/apps/shop/deployments")).body.deployments.find(
+        (d: { status: string }) => d.status === "preview",
+      );
+    expect(await preview()).toMatchObject({ id: outputs["deployment-id"], branch: "feature/Login" });
+
+    const removedFile = join(tmp, "github-output-removed");
+    const removed = await runAction(
+      { url: t.platform.url, app: "shop", token: deployToken, "remove-preview": "feature/Login" },
+      removedFile,
+    );
+    expect(removed.code, removed.stdout).toBe(0);
+    expect(parseOutputs(await readFile(removedFile, "utf8"))["deployment-id"]).toBe(outputs["deployment-id"]);
+    expect(await preview()).toBeUndefined();
+    // Again: nothing to remove is no failure.
+    const again = await runAction(
+      { url: t.platform.url, app: "shop", token: deployToken, "remove-preview": "feature/Login" },
+      join(tmp, "github-output-again"),
+    );
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).toContain("branch feature/Login has no preview: nothing to remove");
+  });
+
+  it("removes a preview by branch: not main, not with a wrong token", async () => {
+    const fail = (p: Promise<unknown>) =>
+      p.then(
+        () => expect.fail("expected the removal to fail"),
+        (e: DeployError) => e,
+      );
+    const main = await fail(
+      removePreview({ url: t.platform.url, app: "shop", token: deployToken, branch: "main" }),
+    );
+    expect(main).toMatchObject({ status: 400 });
+    expect(main.message).toContain('"main" deploys to production, not to a preview');
+    const badToken = await fail(
+      removePreview({ url: t.platform.url, app: "shop", token: "trd_nope", branch: "feature/x" }),
+    );
+    expect(badToken).toMatchObject({ status: 401 });
+    const unknown = await fail(
+      removePreview({ url: t.platform.url, app: "nope", token: t.platform.adminToken, branch: "feature/x" }),
+    );
+    expect(unknown.message).toContain('no app named "nope"');
+  });
+
+  it("runs the template workflow's remove-preview job when a branch is deleted, and only then", async () => {
+    const deployed = await deployBuild({
+      url: t.platform.url,
+      app: "shop",
+      token: deployToken,
+      buildDir,
+      branch: "fix/typo",
+    });
+    expect(deployed.deployment.status).toBe("preview");
+    const workflow = await readWorkflow(TEMPLATE_WORKFLOW);
+    const options = (event: Parameters<typeof runJob>[2]["event"]) => ({
+      cwd: tmp,
+      env: {},
+      vars: { TRELLIS_URL: t.platform.url, TRELLIS_APP: "shop" },
+      secrets: { TRELLIS_DEPLOY_TOKEN: deployToken },
+      actions: { "trellis-dev/trellis/.github/actions/deploy": ACTION_DIR },
+      tmp,
+      event,
+    });
+    const deleteOf = (ref: string, refType: string) => ({
+      name: "delete",
+      refName: "main",
+      payload: { ref, ref_type: refType },
+    });
+    // Neither a push nor a deleted tag runs it; a deletion does not build.
+    expect(await runJob(workflow, "remove-preview", options({ name: "push", refName: "fix/typo" }))).toEqual(
+      [],
+    );
+    expect(await runJob(workflow, "remove-preview", options(deleteOf("fix/typo", "tag")))).toEqual([]);
+    expect(await runJob(workflow, "build", options(deleteOf("fix/typo", "branch")))).toEqual([]);
+
+    const results = await runJob(workflow, "remove-preview", options(deleteOf("fix/typo", "branch")));
+    expect(results.map((r) => r.step.name)).toEqual(["Remove the preview"]);
+    expect(results[0]!.outputs?.["deployment-id"]).toBe(deployed.deployment.id);
+    const { deployments } = (await t.api("GET", "/api/apps/shop/deployments")).body;
+    expect(deployments.some((d: { id: string }) => d.id === deployed.deployment.id)).toBe(false);
   });
 });

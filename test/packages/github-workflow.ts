@@ -3,22 +3,42 @@
  * `run:` steps through bash (`bash --noprofile --norc -eo pipefail`, GitHub's default shell), JavaScript
  * actions through their entry point with the step's `with:` inputs as `INPUT_*` variables and a
  * `GITHUB_OUTPUT` file. Steps that only make sense on GitHub's runners are skipped by action name; any
- * other step fails the run, so a workflow change cannot silently go untested.
+ * other step fails the run, so a workflow change cannot silently go untested. The job's and the steps' `if:`
+ * and the `${{ }}` in inputs, `env:` and scripts are evaluated (github-expression.ts) for the event the
+ * options name (a push to main by default), with `github`, `vars`, `secrets` and `steps` contexts.
  */
 import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { condition, interpolate } from "./github-expression.ts";
 
 export interface WorkflowStep {
   name?: string;
+  id?: string;
+  if?: string;
   uses?: string;
   run?: string;
+  env?: Record<string, string>;
   with?: Record<string, string | number | boolean>;
 }
 
 interface Workflow {
-  jobs: Record<string, { steps: WorkflowStep[] }>;
+  jobs: Record<string, { if?: string; steps: WorkflowStep[] }>;
+}
+
+/** The event a run is for, as GitHub would describe it in the `github` context. */
+export interface WorkflowEvent {
+  /** `push`, `pull_request`, `delete`… */
+  name: string;
+  /** `github.ref_name`: the pushed branch; `<n>/merge` for a pull request; the default branch for delete. */
+  refName: string;
+  /** `github.head_ref`: a pull request's head branch. */
+  headRef?: string;
+  /** `github.repository`, `owner/name` (default `owner/app`). */
+  repository?: string;
+  /** `github.event`: the webhook payload (e.g. `{ ref: "feature/x", ref_type: "branch" }` for delete). */
+  payload?: Record<string, unknown>;
 }
 
 interface ActionManifest {
@@ -48,6 +68,8 @@ export interface JobOptions {
   actions: Record<string, string>;
   /** Where GITHUB_OUTPUT files go. */
   tmp: string;
+  /** The event that triggers the run (default: a push to main). */
+  event?: WorkflowEvent;
   /** Per step, for progress output. */
   onStep?: (step: WorkflowStep, outcome: "ran" | "skipped", detail: string) => void;
 }
@@ -64,15 +86,29 @@ export async function readWorkflow(file: string): Promise<Workflow> {
   return parse(await readFile(file, "utf8")) as Workflow;
 }
 
-/** Runs every step of `job` in order; throws on the first failing or unrecognised step. */
+/**
+ * Runs every step of `job` in order, those whose `if:` holds; throws on the first failing or unrecognised
+ * step. A job whose own `if:` does not hold for the event runs nothing: [].
+ */
 export async function runJob(workflow: Workflow, job: string, options: JobOptions): Promise<StepResult[]> {
   const steps = workflow.jobs[job]?.steps;
   if (!steps) throw new Error(`the workflow has no job "${job}"`);
+  const context = expressionContext(options);
+  if (!condition(workflow.jobs[job]?.if, context)) return [];
+  const stepOutputs = context.steps as Record<string, { outputs: Record<string, string> }>;
   const results: StepResult[] = [];
   for (const [index, step] of steps.entries()) {
     const label = step.name ?? step.uses ?? `step ${index + 1}`;
+    if (!condition(step.if, context)) {
+      options.onStep?.(step, "skipped", `if: ${step.if}`);
+      results.push({ step, skipped: `if: ${step.if}` });
+      continue;
+    }
     if (step.run !== undefined) {
-      const output = await runScript(step.run, options);
+      const env = Object.fromEntries(
+        Object.entries(step.env ?? {}).map(([name, value]) => [name, interpolate(String(value), context)]),
+      );
+      const output = await runScript(interpolate(step.run, context), options, env);
       options.onStep?.(step, "ran", output);
       results.push({ step, output });
       continue;
@@ -84,7 +120,8 @@ export async function runJob(workflow: Workflow, job: string, options: JobOption
       continue;
     }
     if (action && action in options.actions) {
-      const result = await runAction(options.actions[action]!, step, index, options);
+      const result = await runAction(options.actions[action]!, step, index, options, context);
+      if (step.id) stepOutputs[step.id] = { outputs: result.outputs };
       options.onStep?.(step, "ran", result.output);
       results.push({ step, ...result });
       continue;
@@ -97,21 +134,32 @@ export async function runJob(workflow: Workflow, job: string, options: JobOption
   return results;
 }
 
-async function runScript(script: string, options: JobOptions): Promise<string> {
+async function runScript(script: string, options: JobOptions, env: Record<string, string>): Promise<string> {
   const file = join(options.tmp, `step-${Date.now()}.sh`);
   await writeFile(file, script);
-  const { code, output } = await exec("bash", ["--noprofile", "--norc", "-eo", "pipefail", file], options);
+  const { code, output } = await exec(
+    "bash",
+    ["--noprofile", "--norc", "-eo", "pipefail", file],
+    options,
+    env,
+  );
   if (code !== 0) throw new Error(`the run step failed with exit code ${code}:\n${script}\n${output}`);
   return output;
 }
 
-async function runAction(dir: string, step: WorkflowStep, index: number, options: JobOptions) {
+async function runAction(
+  dir: string,
+  step: WorkflowStep,
+  index: number,
+  options: JobOptions,
+  context: Record<string, unknown>,
+) {
   const manifest = parse(await readFile(join(dir, "action.yml"), "utf8")) as ActionManifest;
   if (!/^node\d+$/.test(manifest.runs.using)) throw new Error(`${dir}: not a JavaScript action`);
   const env: Record<string, string> = {};
   for (const [name, input] of Object.entries(manifest.inputs ?? {})) {
     const given = step.with?.[name];
-    const value = given === undefined ? input.default : evaluate(String(given), options);
+    const value = given === undefined ? input.default : interpolate(String(given), context);
     // Like the runner: every declared input becomes INPUT_<NAME> (spaces as _, upper case).
     if (value !== undefined) env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
   }
@@ -128,14 +176,46 @@ async function runAction(dir: string, step: WorkflowStep, index: number, options
   return { output, outputs: parseOutputs(await readFile(outputFile, "utf8")) };
 }
 
-/** `${{ vars.NAME }}` and `${{ secrets.NAME }}`; any other expression is an error. */
-function evaluate(value: string, options: JobOptions): string {
-  return value.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_all, expression: string) => {
-    const match = /^(vars|secrets)\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(expression);
-    const found = match && (match[1] === "vars" ? options.vars : options.secrets)[match[2]!];
-    if (found === undefined || found === null) throw new Error(`cannot evaluate \${{ ${expression} }}`);
-    return found;
-  });
+/** The contexts expressions read; a `vars` or `secrets` entry the test did not give is an error. */
+function expressionContext(options: JobOptions): Record<string, unknown> {
+  const strict = (kind: string, values: Record<string, string>) =>
+    new Proxy(values, {
+      get(target, name) {
+        if (typeof name === "string" && !(name in target)) {
+          throw new Error(`cannot evaluate \${{ ${kind}.${name} }}: the test gives no such value`);
+        }
+        return target[name as string];
+      },
+    });
+  const event = eventOf(options);
+  return {
+    github: {
+      event_name: event.name,
+      ref_name: event.refName,
+      head_ref: event.headRef ?? "",
+      repository: event.repository ?? "owner/app",
+      event: event.payload ?? {},
+    },
+    vars: strict("vars", options.vars),
+    secrets: strict("secrets", options.secrets),
+    steps: {},
+  };
+}
+
+function eventOf(options: JobOptions): WorkflowEvent {
+  return options.event ?? { name: "push", refName: "main" };
+}
+
+/** The runner's variables that describe the event (the deploy action reads the branch from them). */
+function eventEnv(options: JobOptions): Record<string, string> {
+  const event = eventOf(options);
+  return {
+    GITHUB_EVENT_NAME: event.name,
+    GITHUB_REF_NAME: event.refName,
+    GITHUB_HEAD_REF: event.headRef ?? "",
+    GITHUB_REPOSITORY: event.repository ?? "owner/app",
+    GITHUB_STEP_SUMMARY: join(options.tmp, "step-summary.md"),
+  };
 }
 
 /** `name<<delimiter\nvalue\ndelimiter` blocks (and plain `name=value` lines) of a GITHUB_OUTPUT file. */
@@ -161,6 +241,7 @@ function exec(
         CI: "true",
         GITHUB_ACTIONS: "true",
         GITHUB_WORKSPACE: options.cwd,
+        ...eventEnv(options),
         ...passThrough(),
         ...options.env,
         ...extraEnv,

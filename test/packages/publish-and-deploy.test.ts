@@ -6,7 +6,8 @@
  *   - the template's own `.github/workflows/ci-build.yml`, read from the scaffolded app and run step by step:
  *     its `run:` build step as written (`npm install`, `npx trellis build`) against the local registry, and
  *     its deploy step through the deploy action's entry point (.github/actions/deploy/dist/index.js) with the
- *     step's inputs, against a running platform;
+ *     step's inputs, against a running platform: a push to main (production), a push to another branch (its
+ *     preview), a pull request from a fork (built, not deployed), the branch's deletion (preview removed);
  *   - the deployed function answers at `{app_url}/graphql` with an API key; `npx tsc --noEmit` is clean;
  *   - the published `trellis-graphdb` and `trellis-platform` bins run with plain node from an install, and
  *     the installed platform serves its console and its first-start demo app.
@@ -24,7 +25,13 @@ import { stripVTControlCharacters } from "node:util";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWasmAppRuntime, type RunningPlatform, startPlatform } from "../../platform/src/index.ts";
-import { readWorkflow, runJob, type StepResult } from "./github-workflow.ts";
+import {
+  readWorkflow,
+  runJob,
+  type StepResult,
+  type WorkflowEvent,
+  type WorkflowStep,
+} from "./github-workflow.ts";
 import { type LocalRegistry, startLocalRegistry } from "./local-registry.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -218,6 +225,7 @@ describe("published packages: an app made, built and deployed outside the reposi
         "ran Build project",
         "skipped Publish GitHub artifact",
         "ran Deploy",
+        "skipped Show the preview URL",
       ]);
 
       // The build used the packages this run published, installed in the app.
@@ -255,6 +263,66 @@ describe("published packages: an app made, built and deployed outside the reposi
       const typecheck = await run("npx", ["--no-install", "tsc", "--noEmit"], appDir, registry.npmEnv);
       expect(typecheck.output.trim()).toBe("");
       expect(typecheck.code).toBe(0);
+
+      // A push to another branch deploys its preview, beside production; the run shows the preview's URL.
+      const runFor = (event: WorkflowEvent, onStep?: (step: WorkflowStep, outcome: string) => void) =>
+        runJob(workflow, event.name === "delete" ? "remove-preview" : "build", {
+          cwd: appDir,
+          env: registry.npmEnv,
+          vars: { TRELLIS_URL: platform.url, TRELLIS_APP: APP },
+          secrets: { TRELLIS_DEPLOY_TOKEN: created.deployToken },
+          actions: { "trellis-dev/trellis/.github/actions/deploy": ACTION_DIR },
+          tmp,
+          event,
+          onStep,
+        });
+      const branchSteps: string[] = [];
+      const branchRun = await runFor({ name: "push", refName: "feature/login" }, (step, outcome) =>
+        branchSteps.push(`${outcome} ${step.name}`),
+      );
+      expect(branchSteps.slice(-3)).toEqual([
+        "skipped Publish GitHub artifact",
+        "ran Deploy",
+        "ran Show the preview URL",
+      ]);
+      const previewUrl = branchRun.find((r) => r.step.name === "Deploy")!.outputs?.["preview-url"];
+      expect(previewUrl).toMatch(new RegExp(`^http://${APP}--feature-login\\.localhost:\\d+$`));
+      expect(branchRun.at(-1)!.output).toContain(`Preview: ${previewUrl}`);
+      const previewHello = await gql(
+        `${platform.url}/apps/${APP}--feature-login/graphql`,
+        '{ sayHello(name: "preview") }',
+        key.secret,
+      );
+      expect(previewHello.body).toMatchObject({ data: { sayHello: "Hello, preview!" } });
+
+      // A pull request from a fork builds but does not deploy (it gets no secrets on GitHub).
+      const forkSteps: string[] = [];
+      await runFor(
+        {
+          name: "pull_request",
+          refName: "9/merge",
+          headRef: "patch-1",
+          repository: "owner/app",
+          payload: { pull_request: { head: { repo: { full_name: "someone/app" } } } },
+        },
+        (step, outcome) => forkSteps.push(`${outcome} ${step.name}`),
+      );
+      expect(forkSteps.slice(-3)).toEqual([
+        "ran Build project",
+        "skipped Deploy",
+        "skipped Show the preview URL",
+      ]);
+
+      // Deleting the branch removes its preview; production keeps serving.
+      const removal = await runFor({
+        name: "delete",
+        refName: "main",
+        payload: { ref: "feature/login", ref_type: "branch" },
+      });
+      expect(removal.map((r) => r.step.name)).toEqual(["Remove the preview"]);
+      const { body: after } = await api("GET", `/api/apps/${APP}/deployments`);
+      expect(after.deployments.filter((d: { status: string }) => d.status === "preview")).toEqual([]);
+      expect((await gql(endpoint!, '{ sayHello(name: "prod") }', key.secret)).status).toBe(200);
     },
     TEST_TIMEOUT,
   );

@@ -12,7 +12,8 @@ const workflows = ["app-template/go", "app-template/typescript"].map((t) =>
 interface Workflow {
   name: string;
   on: Yaml;
-  jobs: Record<string, { "runs-on": string; steps: Record<string, Yaml>[] }>;
+  concurrency: Yaml;
+  jobs: Record<string, { if?: string; "runs-on": string; steps: Record<string, Yaml>[] }>;
 }
 
 /** A GitHub expression as written in the workflow. */
@@ -26,11 +27,17 @@ describe("ci-build.yml in the app templates", () => {
     expect(ts).toBe(go);
   });
 
-  it("builds on push to main with Node 22, Go 1.24.5, TinyGo 0.38.0 and wasm-tools, uploads ./build/ and deploys", async () => {
+  it("builds on every push and pull request with Node 22, Go 1.24.5, TinyGo 0.38.0 and wasm-tools, uploads ./build/ and deploys", async () => {
     const wf = parseYaml(await readFile(workflows[0]!, "utf8")) as unknown as Workflow;
     expect(wf.name).toBe("ci-build");
-    expect(wf.on).toEqual({ push: { branches: ["main"] } });
-    expect(Object.keys(wf.jobs)).toEqual(["build"]);
+    expect(wf.on).toEqual({ push: { branches: ["**"] }, pull_request: null, delete: null });
+    // One run per branch; a branch's newer run (or its deletion) cancels the older, but not on main.
+    expect(wf.concurrency).toEqual({
+      group: `ci-build-${expr("github.event_name == 'delete' && github.event.ref || github.head_ref || github.ref_name")}`,
+      "cancel-in-progress": expr("github.event_name == 'delete' || github.ref_name != 'main'"),
+    });
+    expect(Object.keys(wf.jobs)).toEqual(["build", "remove-preview"]);
+    expect(wf.jobs.build!.if).toBe("github.event_name != 'delete'");
     expect(wf.jobs.build!["runs-on"]).toBe("ubuntu-latest");
     const steps = wf.jobs.build!.steps;
     expect(steps.map((s) => s.name)).toEqual([
@@ -42,6 +49,7 @@ describe("ci-build.yml in the app templates", () => {
       "Build project",
       "Publish GitHub artifact",
       "Deploy",
+      "Show the preview URL",
     ]);
     expect(steps[0]).toEqual({ name: "Checkout code", uses: "actions/checkout@v4" });
     expect(steps[1]).toEqual({
@@ -70,8 +78,12 @@ describe("ci-build.yml in the app templates", () => {
       uses: "actions/upload-artifact@v4",
       with: { name: "build", path: "./build/*", "retention-days": 7 },
     });
+    // Pushes deploy (main to production, other branches to previews); pull requests only from this
+    // repository's own branches (a fork's get no secrets).
     expect(steps[7]).toEqual({
       name: "Deploy",
+      id: "deploy",
+      if: "github.event_name == 'push' || github.event.pull_request.head.repo.full_name == github.repository",
       uses: "trellis-dev/trellis/.github/actions/deploy@main",
       with: {
         url: expr("vars.TRELLIS_URL"),
@@ -80,5 +92,30 @@ describe("ci-build.yml in the app templates", () => {
         "build-dir": "./build",
       },
     });
+    expect(steps[8]).toEqual({
+      name: "Show the preview URL",
+      if: "steps.deploy.outputs.preview-url != ''",
+      env: { PREVIEW_URL: expr("steps.deploy.outputs.preview-url") },
+      run: 'echo "Preview: $PREVIEW_URL" | tee -a "$GITHUB_STEP_SUMMARY"\n',
+    });
+  });
+
+  it("removes a deleted branch's preview with the deploy action", async () => {
+    const wf = parseYaml(await readFile(workflows[0]!, "utf8")) as unknown as Workflow;
+    const job = wf.jobs["remove-preview"]!;
+    expect(job.if).toBe("github.event_name == 'delete' && github.event.ref_type == 'branch'");
+    expect(job["runs-on"]).toBe("ubuntu-latest");
+    expect(job.steps).toEqual([
+      {
+        name: "Remove the preview",
+        uses: "trellis-dev/trellis/.github/actions/deploy@main",
+        with: {
+          url: expr("vars.TRELLIS_URL"),
+          app: expr("vars.TRELLIS_APP"),
+          token: expr("secrets.TRELLIS_DEPLOY_TOKEN"),
+          "remove-preview": expr("github.event.ref"),
+        },
+      },
+    ]);
   });
 });
