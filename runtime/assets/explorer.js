@@ -37,7 +37,8 @@ function renderEndpoints() {
 }
 
 function updateAuth() {
-  document.getElementById("auth").hidden = endpoint().auth !== "bearer-token";
+  // bearer-token endpoints take an API key, jwt ones a key or a user's JWT (checked once keys are set).
+  document.getElementById("auth").hidden = endpoint().auth === "none";
 }
 
 function renderList() {
@@ -208,7 +209,7 @@ function run(f) {
     headers["x-time-zone"] = Intl.DateTimeFormat().resolvedOptions().timeZone;
   } catch {}
   var token = document.getElementById("token").value.trim();
-  if (token && endpoint().auth === "bearer-token") headers.authorization = "Bearer " + token;
+  if (token && endpoint().auth !== "none") headers.authorization = "Bearer " + token;
   meta.textContent = "Running…";
   meta.className = "muted";
   var t0 = performance.now();
