@@ -17,7 +17,8 @@ const DEFAULT_MAX_BYTES = 256 * 1024;
 
 /**
  * One JWKS URL's keys, fetched with bounds (time, size, no redirects) and cached: used for `maxAgeMs`,
- * fetched at most once per cooldown, one fetch at a time. A failed refetch keeps the last good key set.
+ * then refetched in the background; fetched at most once per cooldown, one fetch at a time. A failed
+ * refetch keeps the last good key set.
  * The URL was checked by jwt-settings.ts (https, or http on loopback).
  */
 export class JwksSource {
@@ -31,24 +32,36 @@ export class JwksSource {
     private readonly options: JwksSourceOptions,
   ) {}
 
-  /** The key set; `refresh` asks for a fresh one (a token named a key it lacks), within the cooldown. */
+  /**
+   * The key set. Once past its age it is fetched again in the background (requests keep the current one
+   * meanwhile); `refresh` (a token named a key the set lacks) waits for a fresh one, within the cooldown.
+   */
   async keySet(refresh = false): Promise<JWTVerifyGetKey> {
     const now = Date.now();
     const stale = now - this.fetchedAt >= this.options.maxAgeMs;
     const cooledDown = now - this.attemptedAt >= (this.options.cooldownMs ?? DEFAULT_COOLDOWN_MS);
-    if (this.keys && !((stale || refresh) && cooledDown)) return this.keys;
-    if (!this.keys && !cooledDown && !this.inFlight) {
+    const current = this.keys;
+    if (current) {
+      if (!cooledDown || !(stale || refresh)) return current;
+      const fetching = this.fetch();
+      if (!refresh) {
+        fetching.catch(() => {}); // the current keys serve until a fetch succeeds
+        return current;
+      }
+      return fetching.catch(() => current);
+    }
+    if (!cooledDown && !this.inFlight) {
       throw new Error(`the key set at ${this.url.origin} could not be fetched; retrying shortly`);
     }
+    return this.fetch();
+  }
+
+  /** One fetch at a time: callers during a fetch share it. */
+  private fetch(): Promise<JWTVerifyGetKey> {
     this.inFlight ??= this.fetchKeys().finally(() => {
       this.inFlight = undefined;
     });
-    try {
-      return await this.inFlight;
-    } catch (e) {
-      if (this.keys) return this.keys;
-      throw e;
-    }
+    return this.inFlight;
   }
 
   private async fetchKeys(): Promise<JWTVerifyGetKey> {

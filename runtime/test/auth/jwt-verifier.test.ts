@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, exportSPKI, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JwksSource } from "../../src/auth/jwks-source.ts";
 import { JwtSettingsError, readJwtSettings } from "../../src/auth/jwt-settings.ts";
 import { createJwtVerifier, JwtRejected } from "../../src/auth/jwt-verifier.ts";
 
@@ -35,6 +36,8 @@ beforeAll(async () => {
   jwksServer = createServer((req, res) => {
     jwksFetches++;
     if (req.url === "/big") return res.writeHead(200).end(`{"keys":[],"x":"${"a".repeat(300 * 1024)}"}`);
+    if (req.url === "/slow") return; // never answers
+    if (req.url === "/moved") return res.writeHead(302, { location: "/jwks" }).end();
     res.writeHead(200, { "content-type": "application/json" }).end(jwksBody);
   });
   await new Promise<void>((r) => jwksServer.listen(0, "127.0.0.1", r));
@@ -141,5 +144,21 @@ describe("JWT verifier over a JWKS endpoint", () => {
       readJwtSettings({ TRELLIS_JWT_JWKS_ENDPOINTS: "http://localhost:9/jwks" })?.jwksEndpoints,
     ).toHaveLength(1);
     expect(readJwtSettings({})).toBeUndefined();
+  });
+
+  it("gives up on a slow or redirecting key set, and keeps serving the last good one", async () => {
+    const slow = new JwksSource(new URL(`${jwksUrl}/slow`), { maxAgeMs: 60_000, timeoutMs: 200 });
+    await expect(slow.keySet()).rejects.toThrow("no answer within 200 ms");
+    const moved = new JwksSource(new URL(`${jwksUrl}/moved`), { maxAgeMs: 60_000 });
+    await expect(moved.keySet()).rejects.toThrow(/failed/);
+
+    const source = new JwksSource(new URL(`${jwksUrl}/jwks`), { maxAgeMs: 50, cooldownMs: 0 });
+    const first = await source.keySet();
+    await new Promise((r) => setTimeout(r, 60));
+    const before = jwksFetches;
+    // Stale: the current set answers at once while a fetch runs in the background.
+    expect(await source.keySet()).toBe(first);
+    await expect.poll(() => jwksFetches).toBe(before + 1);
+    await expect.poll(async () => (await source.keySet()) !== first).toBe(true);
   });
 });
