@@ -42,6 +42,8 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
   let siteUrl: string;
   let v1Dir: string;
   let v2Dir: string;
+  /** Console errors and uncaught exceptions of every page (a CSP violation, a failed load). */
+  const problems: string[] = [];
   const schema = `trellis_site_${randomBytes(5).toString("hex")}`;
 
   const trellis = (...args: string[]) =>
@@ -74,8 +76,17 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     const page = await context.newPage();
     const responses: Response[] = [];
     page.on("response", (r) => responses.push(r));
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`${page.url()}: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`${page.url()}: ${e.message}`));
     return { context, page, responses };
   }
+  /** Closes a context whose pages logged no error. */
+  const closeClean = async (context: BrowserContext) => {
+    await context.close();
+    expect(problems.splice(0)).toEqual([]);
+  };
   const shows = async (page: Page, version: { heading: string; answer: string }) => {
     await page.waitForFunction(
       (text) => document.querySelector("#answer")?.textContent === text,
@@ -161,7 +172,7 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     await page.fill("#name", "Browser");
     await page.click("button[type=submit]");
     await page.waitForFunction(() => document.querySelector("#answer")?.textContent === "Hello, Browser!");
-    await context.close();
+    await closeClean(context);
 
     // The same first visit (empty browser cache) once the app is running.
     const again = await freshPage();
@@ -169,7 +180,7 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     await again.page.goto(`${platform.url}/apps/${APP}/`);
     await shows(again.page, V1);
     const warmMs = performance.now() - warmStarted;
-    await again.context.close();
+    await closeClean(again.context);
     process.stdout.write(
       `\nfirst page load of the deployed template site ({app_url}/ → the function's answer rendered, ` +
         `empty browser cache): ${ms.toFixed(0)} ms with the app ${before} (its /graphql call ${callMs.toFixed(0)} ms); ` +
@@ -185,7 +196,7 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     expect(await res?.headerValue("cache-control")).toBe("no-cache");
     await shows(page, V1);
     expect(await page.evaluate(() => location.pathname + location.search)).toBe("/some/route?tab=2");
-    await context.close();
+    await closeClean(context);
   }, 30_000);
 
   it("serves the hashed script immutable and brotli-encoded, and revalidates index.html with 304", async () => {
@@ -217,7 +228,7 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     expect(await reloaded?.request().headerValue("if-none-match")).toBe(etag);
     await shows(page, V1);
     expect(wire.find((w) => w.url === `${siteUrl}/`)?.status).toBe(304);
-    await context.close();
+    await closeClean(context);
   }, 30_000);
 
   it("serves a preview of branch feature-x at its own URL, its page and functions beside production", async () => {
@@ -229,7 +240,7 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     await shows(page, V2);
     await page.goto(`${siteUrl}/`);
     await shows(page, V1);
-    await context.close();
+    await closeClean(context);
   }, 60_000);
 
   it("shows a second version's page and answer, and rollback restores the first's together", async () => {
@@ -255,6 +266,6 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     await page.fill("#name", "again");
     await page.click("button[type=submit]");
     await page.waitForFunction(() => document.querySelector("#answer")?.textContent === "Hello, again!");
-    await context.close();
+    await closeClean(context);
   }, 60_000);
 });
