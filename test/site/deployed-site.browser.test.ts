@@ -96,6 +96,13 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     expect(await page.getAttribute("#answer", "class")).toBe("");
   };
 
+  /** Replaces text the template is known to contain (a template change fails here, not later). */
+  const edit = async (file: string, from: string, to: string) => {
+    const text = await readFile(file, "utf8");
+    if (!text.includes(from)) throw new Error(`${file} no longer contains ${from}`);
+    await writeFile(file, text.replace(from, to));
+  };
+
   beforeAll(async () => {
     tmp = await mkdtemp(join(tmpdir(), "trellis-site-browser-"));
     v1Dir = join(tmp, "site-v1");
@@ -109,13 +116,8 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     await writeFile(manifestPath, JSON.stringify(manifest, null, 2));
     // The second version: the page's heading and the function's answer changed.
     await cp(v1Dir, v2Dir, { recursive: true });
-    const html = join(v2Dir, "web/index.html");
-    await writeFile(
-      html,
-      (await readFile(html, "utf8")).replace(`<h1>${V1.heading}</h1>`, `<h1>${V2.heading}</h1>`),
-    );
-    const source = join(v2Dir, "src/index.ts");
-    await writeFile(source, (await readFile(source, "utf8")).replace("`Hello, ", "`Howdy, "));
+    await edit(join(v2Dir, "web/index.html"), `<h1>${V1.heading}</h1>`, `<h1>${V2.heading}</h1>`);
+    await edit(join(v2Dir, "src/index.ts"), "`Hello, ", "`Howdy, ");
     // Each version built once, side by side (separate processes).
     await Promise.all([trellis("build", v1Dir), trellis("build", v2Dir)]);
 
