@@ -4,7 +4,7 @@
  * held to the site limits, and its text files are precompressed.
  */
 import { basename } from "node:path";
-import { build, createLogger, type Logger } from "vite";
+import type { Logger } from "vite";
 import { STATIC_ASSETS_DIR, STATIC_VITE_MANIFEST } from "../app/build-layout.ts";
 import { BuildError } from "../compiler/ts-build-error.ts";
 import { precompressSite } from "./precompress.ts";
@@ -37,6 +37,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   const step = options.onStep ?? (() => {});
   const warnings: string[] = [];
   step("Building the front end with Vite");
+  // Loaded when used: importing Vite probes the filesystem (see vite-dev-server.ts).
+  const { build, createLogger } = await import("vite");
   try {
     await build({
       root: options.webRoot,
@@ -44,7 +46,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
       mode: "production",
       logLevel: "warn",
       clearScreen: false,
-      customLogger: collectingLogger(warnings),
+      customLogger: collectingLogger(createLogger("warn", { allowClearScreen: false }), warnings),
       build: {
         outDir: options.outDir,
         emptyOutDir: true,
@@ -74,8 +76,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
  * Vite's logger, keeping warnings for the build summary instead of printing them mid-spinner; errors
  * reach the user as the BuildError that buildSite throws.
  */
-function collectingLogger(warnings: string[]): Logger {
-  const logger = createLogger("warn", { allowClearScreen: false });
+function collectingLogger(logger: Logger, warnings: string[]): Logger {
   return {
     ...logger,
     error: () => {},

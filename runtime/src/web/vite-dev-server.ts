@@ -3,7 +3,6 @@
  * own HTTP server (one origin, one port), its hot-reload websocket on the same server.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { createServer } from "vite";
 
 export interface WebDevServer {
   /** Serves a request Vite knows (pages, modules, assets); calls `next` for anything else. */
@@ -19,6 +18,9 @@ export interface WebDevOptions {
 }
 
 export async function startWebDevServer(options: WebDevOptions, httpServer: Server): Promise<WebDevServer> {
+  // Loaded when used: importing Vite probes the filesystem, which a platform under Node's permission
+  // model (that loads this package but never a dev server) may not do.
+  const { createServer } = await import("vite");
   const vite = await createServer({
     root: options.root,
     base: "/",

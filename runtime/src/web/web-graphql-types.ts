@@ -7,10 +7,6 @@
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { codegen } from "@graphql-codegen/core";
-import * as typedDocumentNode from "@graphql-codegen/typed-document-node";
-import * as typescript from "@graphql-codegen/typescript";
-import * as typescriptOperations from "@graphql-codegen/typescript-operations";
 import { BuildError } from "../compiler/ts-build-error.ts";
 import {
   buildSchema,
@@ -84,6 +80,13 @@ export async function generateWebTypes(webRoot: string, sdl: string): Promise<We
       diagnostics,
     );
   }
+  // Loaded when used, not by everyone who imports the runtime (the platform never generates types).
+  const [{ codegen }, typescript, typescriptOperations, typedDocumentNode] = await Promise.all([
+    import("@graphql-codegen/core"),
+    import("@graphql-codegen/typescript"),
+    import("@graphql-codegen/typescript-operations"),
+    import("@graphql-codegen/typed-document-node"),
+  ]);
   const output = await codegen({
     schema: parse(sdl),
     schemaAst,
