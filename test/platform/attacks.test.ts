@@ -175,7 +175,7 @@ export async function instantiate() { return { sayHello: () => "owned" }; }
     const report = await duringNeighbourLoad(victim, () => upload("tenant", gzipBomb(3 * 1024 ** 3)));
     expect(report.result.status).toBe(400);
     expect(report.result.body.error.message).toMatch(
-      /^the archive expands to more than 134217728 bytes; deployment \w+ keeps serving$/,
+      /^the archive expands to more than 268435456 bytes; deployment \w+ keeps serving$/,
     );
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(512 * 1024 * 1024);
     expect(report.p99).toBeLessThan(100);
