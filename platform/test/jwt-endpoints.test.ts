@@ -1,4 +1,6 @@
-import { exportSPKI, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, exportSPKI, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolvers, SCHEMA } from "./support/builds.ts";
 import { type Json, startTestPlatform, type TestPlatform } from "./support/test-platform.ts";
@@ -18,6 +20,8 @@ describe("endpoints with auth: jwt", () => {
   let apiKey: string;
   let signer: KeyPair;
   let stranger: KeyPair;
+  let jwks: Server;
+  let jwksUrl: string;
 
   const token = (key: KeyPair, claims: JWTPayload = {}, exp: string | number = "5m") =>
     new SignJWT({ sub: "user-1", aud: "shop-web", ...claims })
@@ -49,7 +53,12 @@ describe("endpoints with auth: jwt", () => {
     signer = await generateKeyPair("RS256");
     stranger = await generateKeyPair("RS256");
     t = await startTestPlatform();
-    for (const name of ["shop", "keyless"]) {
+    // The identity provider's key set, on loopback (the one place plain http is allowed).
+    const jwk = { ...(await exportJWK(signer.publicKey)), kid: "idp-1", alg: "RS256" };
+    jwks = createServer((_req, res) => res.writeHead(200).end(JSON.stringify({ keys: [jwk] })));
+    await new Promise<void>((r) => jwks.listen(0, "127.0.0.1", r));
+    jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
+    for (const name of ["shop", "keyless", "idp"]) {
       const created = await t.api("POST", "/api/apps", { name });
       const archive = await t.archive({ manifest: MANIFEST, schema: SCHEMA, resolvers: resolvers("v1") });
       expect((await t.deploy(name, archive, created.body.deployToken)).status).toBe(201);
@@ -59,7 +68,10 @@ describe("endpoints with auth: jwt", () => {
     expect((await t.api("PUT", "/api/apps/shop/env/TRELLIS_JWT_PEMS", { value: pems })).status).toBe(200);
     await t.api("PUT", "/api/apps/shop/env/TRELLIS_JWT_AUDIENCE", { value: "shop-web" });
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((r) => jwks?.close(r));
+  });
 
   it("accepts a valid user JWT, and an API key still", async () => {
     expect(await call("/graphql", await token(signer))).toEqual({
@@ -93,5 +105,20 @@ describe("endpoints with auth: jwt", () => {
     const res = await call("/graphql", await token(signer), "keyless");
     expect(res.status).toBe(401);
     expect(res.body.errors[0].message).toContain("set TRELLIS_JWT_PEMS or TRELLIS_JWT_JWKS_ENDPOINTS");
+  });
+
+  it("verifies tokens against the app's JWKS endpoint", async () => {
+    const endpoints = JSON.stringify({ idp: jwksUrl });
+    await t.api("PUT", "/api/apps/idp/env/TRELLIS_JWT_JWKS_ENDPOINTS", { value: endpoints });
+    const signed = (key: KeyPair) =>
+      new SignJWT({ sub: "user-2" })
+        .setProtectedHeader({ alg: "RS256", kid: "idp-1" })
+        .setExpirationTime("5m")
+        .sign(key.privateKey);
+    expect(await call("/graphql", await signed(signer), "idp")).toEqual({
+      status: 200,
+      body: { data: { version: "v1" } },
+    });
+    expect((await call("/graphql", await signed(stranger), "idp")).status).toBe(401);
   });
 });
