@@ -307,8 +307,9 @@ describe("published packages: an app made, built and deployed outside the reposi
         },
         (step, outcome) => forkSteps.push(`${outcome} ${step.name}`),
       );
-      expect(forkSteps.slice(-3)).toEqual([
+      expect(forkSteps.slice(-4)).toEqual([
         "ran Build project",
+        "skipped Publish GitHub artifact",
         "skipped Deploy",
         "skipped Show the preview URL",
       ]);
