@@ -130,6 +130,14 @@ const PLAIN: [string, string, Record<string, unknown>?][] = [
     { t: "graph" },
   ],
   [
+    "scalar variables of every kind, one null",
+    `query($n: Int, $skip: Int, $id: ID!, $min: Int!, $t: String) {
+      queryPost(first: $n, offset: $skip, order: { asc: likes }, filter: { likes: { ge: $min } }) { likes }
+      getAuthor(id: $id) { name }
+      queryAuthor(filter: { name: { eq: $t } }) { name } }`,
+    { n: 2, skip: null, id: "0x1", min: 2, t: "Ann" },
+  ],
+  [
     "root and nested aggregates",
     "{ aggregatePost { count likesMax likesAvg } queryAuthor(order: { asc: name }) { name postsAggregate { count likesSum } } }",
   ],
@@ -196,8 +204,18 @@ describe("plain queries", () => {
   });
 
   it("reports variable errors as graphql-js does", async () => {
-    const [fast, reference] = await both("query($n: Int!) { queryPost(first: $n) { likes } }", { n: "x" });
-    expect(fast).toEqual(reference);
-    expect(fast.errors[0].message).toContain('Variable "$n"');
+    const query = "query($n: Int!, $f: Float, $b: Boolean) { queryPost(first: $n) { likes } }";
+    for (const variables of [
+      { n: "x" },
+      { n: 2 ** 31 },
+      {},
+      { n: 1, f: "1.5" },
+      { n: 1, b: 1 },
+      { n: 1.5 },
+    ]) {
+      const [fast, reference] = await both(query, variables);
+      expect(fast).toEqual(reference);
+      expect(fast.errors[0].message).toContain("Variable");
+    }
   });
 });

@@ -69,6 +69,72 @@ interface PlannedRoot {
 export interface PlainQueryPlan {
   operation: OperationDefinitionNode;
   roots: PlannedRoot[];
+  /** The variables, when all are built-in scalars without defaults (checked here, not by graphql-js). */
+  scalarVariables: ScalarVariable[] | undefined;
+}
+
+interface ScalarVariable {
+  name: string;
+  type: "ID" | "String" | "Int" | "Float" | "Boolean";
+  nonNull: boolean;
+}
+
+const BUILT_IN_SCALARS = new Set(["ID", "String", "Int", "Float", "Boolean"]);
+
+function scalarVariables(operation: OperationDefinitionNode): ScalarVariable[] | undefined {
+  const out: ScalarVariable[] = [];
+  for (const def of operation.variableDefinitions ?? []) {
+    if (def.defaultValue !== undefined || (def.directives?.length ?? 0) > 0) return undefined;
+    const nonNull = def.type.kind === Kind.NON_NULL_TYPE;
+    const named = def.type.kind === Kind.NON_NULL_TYPE ? def.type.type : def.type;
+    if (named.kind !== Kind.NAMED_TYPE || !BUILT_IN_SCALARS.has(named.name.value)) return undefined;
+    out.push({ name: def.variable.name.value, type: named.name.value as ScalarVariable["type"], nonNull });
+  }
+  return out;
+}
+
+/**
+ * The variables' values as graphql-js would coerce them, for built-in scalar variables given values of
+ * their own kind; undefined for anything else (graphql-js then coerces, or reports the error).
+ */
+function coerceScalarVariables(
+  variables: readonly ScalarVariable[],
+  inputs: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const v of variables) {
+    const value = inputs[v.name];
+    if (value === undefined || value === null) {
+      if (v.nonNull) return undefined;
+      if (value === null) out[v.name] = null;
+      continue;
+    }
+    switch (v.type) {
+      case "ID":
+        if (typeof value === "string") out[v.name] = value;
+        else if (Number.isInteger(value)) out[v.name] = String(value);
+        else return undefined;
+        break;
+      case "String":
+        if (typeof value !== "string") return undefined;
+        out[v.name] = value;
+        break;
+      case "Int":
+        if (!Number.isInteger(value) || (value as number) > 2147483647 || (value as number) < -2147483648)
+          return undefined;
+        out[v.name] = value;
+        break;
+      case "Float":
+        if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
+        out[v.name] = value;
+        break;
+      case "Boolean":
+        if (typeof value !== "boolean") return undefined;
+        out[v.name] = value;
+        break;
+    }
+  }
+  return out;
 }
 
 const GEO = new Set(["Point", "Polygon", "MultiPolygon"]);
@@ -113,7 +179,7 @@ export function planPlainQuery(
         completion: completionOf(field.type, node, fragments, false),
       });
     }
-    return { operation, roots };
+    return { operation, roots, scalarVariables: scalarVariables(operation) };
   } catch (e) {
     if (e instanceof NoPlan) return undefined;
     throw e;
@@ -230,9 +296,15 @@ export async function runPlainQuery(
   ctx: OperationContext,
   inputs: Record<string, unknown> | undefined,
 ): Promise<string | undefined> {
-  const coerced = getVariableValues(schema, plan.operation.variableDefinitions ?? [], inputs ?? {});
-  if (coerced.errors !== undefined) return undefined;
-  const variables = coerced.coerced;
+  let variables =
+    plan.scalarVariables === undefined
+      ? undefined
+      : coerceScalarVariables(plan.scalarVariables, inputs ?? {});
+  if (variables === undefined) {
+    const coerced = getVariableValues(schema, plan.operation.variableDefinitions ?? [], inputs ?? {});
+    if (coerced.errors !== undefined) return undefined;
+    variables = coerced.coerced;
+  }
   const queryType = schema.getQueryType() as GraphQLObjectType;
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;

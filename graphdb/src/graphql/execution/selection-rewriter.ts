@@ -95,7 +95,10 @@ export function fieldArgs(
 ): Record<string, unknown> {
   if (!isObjectType(parent) && !isInterfaceType(parent)) return {};
   const def = parent.getFields()[node.name.value] as GraphQLField<unknown, unknown> | undefined;
-  return def === undefined ? {} : getArgumentValues(def, node, ctx.variables);
+  if (def === undefined) return {};
+  // Most edges are selected without arguments; their values are then only the defaults, if any.
+  if ((node.arguments?.length ?? 0) === 0 && !def.args.some((a) => a.defaultValue !== undefined)) return {};
+  return getArgumentValues(def, node, ctx.variables);
 }
 
 /** The model field behind a GraphQL field of `parent` (inherited fields included). */
