@@ -35,6 +35,8 @@ export interface MeasureOptions {
   iterations: number;
   /** Stop measuring (and warming up) after this long, once `minIterations` are done. */
   budgetMs: number;
+  /** Stop warming up after this long (default budgetMs / 4). */
+  warmupMs?: number;
   minIterations: number;
 }
 
@@ -74,7 +76,7 @@ export async function measureInTurns(
   const warmStart = performance.now();
   for (let w = 0; w < o.warmup; w++, i++) {
     for (const op of ops) await op(i);
-    if (performance.now() - warmStart > o.budgetMs / 4 && w >= 2) break;
+    if (performance.now() - warmStart > (o.warmupMs ?? o.budgetMs / 4) && w >= 2) break;
   }
   const durations = ops.map((): number[] => []);
   const wall = ops.map(() => 0);
