@@ -117,6 +117,7 @@ const poolHost: HostCalls = {
   graphMutate: noIo,
   graphAlter: noIo,
   modelInvoke: noIo,
+  jwtClaims: async () => undefined,
 };
 
 async function measurePool(dir: string, guest: Guest, policy: InstancePolicy) {

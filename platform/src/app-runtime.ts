@@ -38,10 +38,16 @@ export interface LoadApp {
   onExecution: (execution: ExecutionRecord) => void;
 }
 
+/** Who a request comes from, as the gateway verified it. */
+export interface RequestAuth {
+  /** The verified claims of the user JWT that authorized it; its function calls see them (`jwt-claims`). */
+  jwtClaims?: Record<string, unknown>;
+}
+
 /** A build serving requests. */
 export interface LoadedApp {
-  /** Answers a GraphQL request (the gateway has already authenticated it). */
-  fetch(request: Request): Promise<Response>;
+  /** Answers a GraphQL request (the gateway has already authenticated it, `auth` says as whom). */
+  fetch(request: Request, auth?: RequestAuth): Promise<Response>;
   /**
    * Serves the app's namespace's `@lambda` fields with its functions (trellis.json's `lambdas`); absent
    * when the runtime cannot. Each call is reported through `onExecution` like a GraphQL call.

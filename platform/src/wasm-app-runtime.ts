@@ -58,7 +58,7 @@ export function createWasmAppRuntime(options: WasmAppRuntimeOptions = {}): AppRu
           }),
       });
       return {
-        fetch: (request) => app.fetch(request),
+        fetch: (request, auth) => app.fetch(request, auth),
         lambda: (request) => app.lambda(request),
         unload: () => app.unload(),
         close: () => app.close(),

@@ -53,7 +53,7 @@ export { type BuildStatus, type DevApp, type DevServer, startDevServer } from ".
 export { newExecutionId } from "./graphql/execution-id.ts";
 // GraphQL
 export type { ExecutionErrorCode, ExecutionRecord } from "./graphql/execution-record.ts";
-export { createGraphQLHandler } from "./graphql/graphql-handler.ts";
+export { createGraphQLHandler, type RequestAuth } from "./graphql/graphql-handler.ts";
 export { DEFAULT_OPERATION_LIMITS, type OperationLimits } from "./graphql/operation-limits.ts";
 export { buildAppSchema, SchemaBuildError } from "./graphql/schema-builder.ts";
 // Manifest and secrets
@@ -77,7 +77,7 @@ export type { RequiredVariable } from "./secrets/required-variables.ts";
 export { requiredVariables } from "./secrets/required-variables.ts";
 // WebAssembly host
 export type { FunctionInvoker, InvokeOutcome } from "./wasm/function-invoker.ts";
-export type { HostCalls, LogEntry } from "./wasm/host-calls.ts";
+export type { HostCalls, JwtClaims, LogEntry } from "./wasm/host-calls.ts";
 export { transpileComponent } from "./wasm/transpile-component.ts";
 export {
   createWorkerPool,

@@ -15,7 +15,8 @@ const TOUCH_INTERVAL_MS = 60_000;
  * deployment's manifest need no key; on endpoints declared `auth: "jwt"` a JWT of the app's users, valid
  * for the keys of its env vars (`TRELLIS_JWT_PEMS`, `TRELLIS_JWT_JWKS_ENDPOINTS`), does as well as a key.
  * Records the key's use (`lastUsedAt`) at most once per TOUCH_INTERVAL_MS. Neither the key nor the token
- * reaches the app (the gateway drops the header).
+ * reaches the app (the gateway drops the header); a verified token's claims do (`gatewayApp.jwtClaims`, for
+ * the functions' `jwt-claims` host call).
  */
 export function apiKeyAuth(ctx: PlatformContext) {
   const touched = new Map<string, number>();
@@ -40,7 +41,8 @@ export function apiKeyAuth(ctx: PlatformContext) {
     if (config?.jwtEndpoints.has(path) && looksLikeJwt(presented)) {
       const verifier = await jwtVerifiers.forApp(app.name);
       try {
-        await verifier.verify(presented);
+        const claims = await verifier.verify(presented);
+        if (request.gatewayApp) request.gatewayApp.jwtClaims = claims;
         return undefined;
       } catch (e) {
         if (!(e instanceof JwtRejected)) throw e;

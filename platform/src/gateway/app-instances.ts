@@ -1,6 +1,6 @@
 import type { LambdaRequest } from "@trellis/graphdb";
 import type { Logger } from "pino";
-import type { AppRuntime, ExecutionRecord, LoadedApp } from "../app-runtime.ts";
+import type { AppRuntime, ExecutionRecord, LoadedApp, RequestAuth } from "../app-runtime.ts";
 import type { DeploymentStore } from "../deploy/deployment-store.ts";
 import type { PlatformMetrics } from "../metrics.ts";
 import type { AppRecord } from "../store/apps-table.ts";
@@ -49,8 +49,9 @@ export class AppInstances {
     app: AppRecord,
     request: Request,
     preview?: { name: string; deploymentId: string },
+    auth: RequestAuth = {},
   ): Promise<Response> {
-    return this.serve(app, preview, (loaded) => loaded.fetch(request));
+    return this.serve(app, preview, (loaded) => loaded.fetch(request, auth));
   }
 
   /**

@@ -15,6 +15,8 @@ export interface GatewayApp {
   deploymentId?: string | null;
   /** The endpoint path within the app (`/graphql`). */
   path?: string;
+  /** The claims of the user JWT that authorized the request (set by `apiKeyAuth`); they reach its functions. */
+  jwtClaims?: Record<string, unknown>;
 }
 
 declare module "fastify" {

@@ -37,7 +37,7 @@ export function gatewayRoutes(server: FastifyInstance, ctx: PlatformContext, app
 /** Hands an authorised request to the app's live deployment and relays its response. */
 async function forward(ctx: PlatformContext, request: FastifyRequest, reply: FastifyReply) {
   const app = requestedApp(request);
-  const { preview, deploymentId, path = "" } = request.gatewayApp ?? {};
+  const { preview, deploymentId, path = "", jwtClaims } = request.gatewayApp ?? {};
   if (!deploymentId) {
     return graphqlError(
       reply,
@@ -52,7 +52,7 @@ async function forward(ctx: PlatformContext, request: FastifyRequest, reply: Fas
   let response: Response;
   try {
     const target = preview === undefined ? undefined : { name: preview, deploymentId };
-    response = await ctx.instances.fetch(app, toWebRequest(request), target);
+    response = await ctx.instances.fetch(app, toWebRequest(request), target, jwtClaims ? { jwtClaims } : {});
   } catch (err) {
     request.log.error({ err, app: app.name }, "app failed");
     return graphqlError(

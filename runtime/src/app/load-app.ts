@@ -17,7 +17,7 @@ import {
 } from "../capabilities/host-dispatcher.ts";
 import type { ExecutionRecord } from "../graphql/execution-record.ts";
 import { createFunctionCaller } from "../graphql/function-caller.ts";
-import { createGraphQLHandler, type GraphQLHandler } from "../graphql/graphql-handler.ts";
+import { createGraphQLHandler, type GraphQLHandler, type RequestAuth } from "../graphql/graphql-handler.ts";
 import type { OperationLimits } from "../graphql/operation-limits.ts";
 import { buildAppSchema } from "../graphql/schema-builder.ts";
 import { MANIFEST_FILE } from "../manifest/load-manifest.ts";
@@ -69,8 +69,11 @@ export interface LoadedApp {
   sdl: string;
   manifest: Manifest;
   endpoints: { name: string; path: string; auth: EndpointConfig["auth"] }[];
-  /** The app's GraphQL endpoint (any path: routing is the caller's). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * The app's GraphQL endpoint (any path: routing is the caller's). `auth` is who the caller verified the
+   * request comes from: a user JWT's claims reach the functions (`jwt-claims`).
+   */
+  fetch(request: Request, auth?: RequestAuth): Promise<Response>;
   testConnections: HostDispatcher["testConnections"];
   /**
    * Serves the graph database's `@lambda` fields with the functions trellis.json's `lambdas` maps them to
@@ -202,7 +205,7 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
       path: e.path,
       auth: e.auth,
     })),
-    fetch: (request) => graphql.fetch(request),
+    fetch: (request, auth) => graphql.fetch(request, auth),
     testConnections: () => host.testConnections(),
     lambda,
     unload: () => invoker.unload(),

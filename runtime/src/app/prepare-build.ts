@@ -151,8 +151,14 @@ function zeroValue(type: WitType, world: AppWorld): unknown {
 
 const refused = () => Promise.reject(new Error("host calls are disabled during the deployment check"));
 
-/** The host of the smoke call: every capability refused, so the check has no effect outside the sandbox. */
-const refusingHost: HostCalls = Object.fromEntries(HOST_CALL_NAMES.map((name) => [name, refused])) as Record<
-  HostCallName,
-  typeof refused
->;
+/**
+ * The host of the smoke call: every capability refused, so the check has no effect outside the sandbox;
+ * `jwt-claims`, which cannot fail (it has no `err` to fail with), answers that the call has no user.
+ */
+const refusingHost: HostCalls = {
+  ...(Object.fromEntries(HOST_CALL_NAMES.map((name) => [name, refused])) as Record<
+    HostCallName,
+    typeof refused
+  >),
+  jwtClaims: () => Promise.resolve(undefined),
+};

@@ -17,6 +17,7 @@ import { graphCapability } from "./graph-capability.ts";
 import { createHostCallTracer, type HostLogger } from "./host-call-tracer.ts";
 import type { CapabilityContext, CapabilityFactory, ConnectionProbe } from "./host-capability.ts";
 import { httpCapability } from "./http-capability.ts";
+import { jwtClaimsCapability } from "./jwt-claims-capability.ts";
 import { modelCapability } from "./model-capability.ts";
 import { relationalCapability } from "./relational-capability.ts";
 
@@ -30,6 +31,7 @@ const CAPABILITIES = [
   graphCapability,
   modelCapability,
   appSecretCapability,
+  jwtClaimsCapability,
 ];
 
 type ServedBy<F> = F extends CapabilityFactory<infer Name> ? Name : never;

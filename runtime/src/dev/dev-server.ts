@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { JwtRejected, type JwtVerifier, looksLikeJwt } from "../auth/jwt-verifier.ts";
 import type { ExecutionRecord } from "../graphql/execution-record.ts";
+import type { RequestAuth } from "../graphql/graphql-handler.ts";
 import { startWebDevServer, type WebDevServer } from "../web/vite-dev-server.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
 import { DevMetrics } from "./dev-metrics.ts";
@@ -23,11 +24,13 @@ export interface DevApp {
   name: string;
   world: AppWorld;
   sdl: string;
-  graphql: { fetch(req: Request): Promise<Response> };
+  graphql: { fetch(req: Request, auth?: RequestAuth): Promise<Response> };
   endpoints: { name: string; path: string; auth: "none" | "bearer-token" | "jwt" }[];
   /**
    * Checks the JWTs sent to `auth: "jwt"` endpoints, with the keys of the app's env (`createJwtVerifier`).
-   * Like API keys, a token is not required in dev; one that is sent is verified once keys are configured.
+   * Like API keys, a token is not required in dev; one that is sent is verified once keys are configured,
+   * and its claims reach the functions (`jwt-claims`). Without keys a token is not verified and its claims
+   * do not reach them.
    */
   jwt?: JwtVerifier;
   testConnections(): Promise<ConnectionTestResult[]>;
@@ -170,9 +173,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         ],
       });
     }
-    const refused = await refusedJwt(req, url.pathname, app);
-    if (refused) {
-      return sendJson(res, 401, { errors: [{ message: refused, extensions: { code: "UNAUTHENTICATED" } }] });
+    const jwt = await checkJwt(req, url.pathname, app);
+    if ("refused" in jwt) {
+      return sendJson(res, 401, {
+        errors: [{ message: jwt.refused, extensions: { code: "UNAUTHENTICATED" } }],
+      });
     }
     const body = req.method === "POST" ? await readBody(req) : undefined;
     if (body === null) return sendJson(res, 413, { errors: [{ message: "request body too large" }] });
@@ -182,6 +187,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
     const response = await app.graphql.fetch(
       new Request(url, { method: req.method, headers, ...(body ? { body: new Uint8Array(body) } : {}) }),
+      jwt,
     );
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => {
@@ -253,16 +259,22 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 }
 
-/** Why the JWT sent to an `auth: "jwt"` endpoint is refused; undefined when it passes or none applies. */
-async function refusedJwt(req: IncomingMessage, path: string, app: DevApp): Promise<string | undefined> {
+/**
+ * The JWT sent to an `auth: "jwt"` endpoint: its verified claims, why it is refused, or nothing when no
+ * check applies.
+ */
+async function checkJwt(
+  req: IncomingMessage,
+  path: string,
+  app: DevApp,
+): Promise<RequestAuth | { refused: string }> {
   const endpoint = app.endpoints.find((e) => e.path === path);
   const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
-  if (endpoint?.auth !== "jwt" || !token || !looksLikeJwt(token) || !app.jwt?.configured) return undefined;
+  if (endpoint?.auth !== "jwt" || !token || !looksLikeJwt(token) || !app.jwt?.configured) return {};
   try {
-    await app.jwt.verify(token);
-    return undefined;
+    return { jwtClaims: await app.jwt.verify(token) };
   } catch (e) {
-    if (e instanceof JwtRejected) return `invalid API key or token: ${e.message}`;
+    if (e instanceof JwtRejected) return { refused: `invalid API key or token: ${e.message}` };
     throw e;
   }
 }

@@ -1,5 +1,5 @@
 import type { FunctionInvoker, InvokeOutcome } from "../wasm/function-invoker.ts";
-import type { LogEntry } from "../wasm/host-calls.ts";
+import type { JwtClaims, LogEntry } from "../wasm/host-calls.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
 import { newExecutionId } from "./execution-id.ts";
 import type { ExecutionErrorCode, ExecutionRecord } from "./execution-record.ts";
@@ -32,6 +32,8 @@ export interface FunctionCallerOptions {
 export interface CallOptions {
   /** The `Type.field` this call serves, when the graph database made it for a `@lambda` field. */
   lambda?: string;
+  /** The verified claims of the user's JWT that authorized the call (see `RequestAuth`). */
+  jwtClaims?: JwtClaims;
 }
 
 export type FunctionCaller = (
@@ -62,7 +64,10 @@ export function createFunctionCaller(options: FunctionCallerOptions): FunctionCa
     const t0 = performance.now();
     let outcome: InvokeOutcome;
     try {
-      outcome = await options.invoker.invoke(binding.witName, witArgs, { executionId });
+      outcome = await options.invoker.invoke(binding.witName, witArgs, {
+        executionId,
+        ...(callOptions.jwtClaims ? { jwtClaims: callOptions.jwtClaims } : {}),
+      });
     } catch (e) {
       outcome = {
         ok: false,

@@ -1,6 +1,6 @@
 import { createYoga, type Plugin } from "graphql-yoga";
 import type { FunctionInvoker } from "../wasm/function-invoker.ts";
-import type { LogEntry } from "../wasm/host-calls.ts";
+import type { JwtClaims, LogEntry } from "../wasm/host-calls.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
 import { installCustomScalars } from "./custom-scalars.ts";
 import type { ExecutionRecord } from "./execution-record.ts";
@@ -32,10 +32,19 @@ export interface GraphQLHandlerOptions {
   limits?: Partial<OperationLimits>;
 }
 
+/** Who a request comes from, as its server verified it (the platform's gateway, `trellis dev`). */
+export interface RequestAuth {
+  /**
+   * The verified claims of the user's JWT that authorized the request (endpoints declared
+   * `"auth": "jwt"`); every function call of the request sees them through the `jwt-claims` host call.
+   */
+  jwtClaims?: JwtClaims;
+}
+
 export interface GraphQLHandler {
   sdl: string;
   fields: FieldBinding[];
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, auth?: RequestAuth): Promise<Response>;
 }
 
 interface Invocation {
@@ -50,6 +59,8 @@ interface RequestState {
   logErrors: GraphQLError[];
   /** Function calls this request has made. */
   calls: number;
+  /** The request's verified JWT claims, passed to every call it makes. */
+  jwtClaims?: JwtClaims;
 }
 
 export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHandler {
@@ -82,7 +93,11 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
         { extensions: { code: "RESOURCE_EXHAUSTED" } },
       );
     }
-    const { executionId, logs, durationMs, value, failure } = await call(binding, args);
+    const { executionId, logs, durationMs, value, failure } = await call(
+      binding,
+      args,
+      state.jwtClaims ? { jwtClaims: state.jwtClaims } : {},
+    );
     state.invocations[info.path.key as string] = { executionId, logs, durationMs };
     for (const log of logs) {
       if (log.level === "error") {
@@ -98,21 +113,29 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     return value;
   }
 
-  const yoga = createYoga<Record<string, unknown>, { trellis: RequestState }>({
+  const yoga = createYoga<{ trellisAuth?: RequestAuth }, { trellis: RequestState }>({
     schema,
     graphqlEndpoint: "*",
     graphiql: options.graphiql ?? false,
     landingPage: false,
     logging: false,
     maskedErrors: { isDev: false },
-    context: () => ({ trellis: { invocations: {}, logErrors: [], calls: 0 } }),
+    context: ({ trellisAuth }) => ({
+      trellis: {
+        invocations: {},
+        logErrors: [],
+        calls: 0,
+        ...(trellisAuth?.jwtClaims ? { jwtClaims: trellisAuth.jwtClaims } : {}),
+      },
+    }),
     plugins: [...operationLimitPlugins(limits), invocationsExtension()],
   });
 
   return {
     sdl,
     fields,
-    fetch: (request) => Promise.resolve(yoga.fetch(request)),
+    // The auth travels as yoga's server context: per request, never shared between concurrent ones.
+    fetch: (request, auth) => Promise.resolve(yoga.fetch(request, { trellisAuth: auth ?? {} })),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { LogEntry } from "./host-calls.ts";
+import type { JwtClaims, LogEntry } from "./host-calls.ts";
 
 /**
  * Calls an app's exported functions. Implemented by the worker pool (wasm/worker-pool.ts); used by the
@@ -27,6 +27,8 @@ export interface InvokeOptions {
   executionId: string;
   /** Overrides the manifest's per-call timeout. */
   timeoutMs?: number;
+  /** The verified claims of the user's JWT that authorized the call; its host calls see them (`jwt-claims`). */
+  jwtClaims?: JwtClaims;
 }
 
 export interface FunctionInvoker {

@@ -18,7 +18,15 @@ export interface HostCallContext {
   functionName: string;
   /** When the function call's time runs out (epoch ms), set once it runs: host calls need not outlive it. */
   deadline?: number;
+  /**
+   * The verified claims of the user's JWT that authorized this call, as the gateway or `trellis dev`
+   * verified them (endpoints declared `"auth": "jwt"`); absent for API keys and public endpoints.
+   */
+  jwtClaims?: JwtClaims;
 }
+
+/** A verified JWT's claims (its JSON payload). */
+export type JwtClaims = Record<string, unknown>;
 
 export interface HostCalls {
   httpFetch(
@@ -35,6 +43,8 @@ export interface HostCalls {
   graphAlter(ctx: HostCallContext, connection: string, schema: string): Promise<string>;
   modelInvoke(ctx: HostCallContext, name: string, input: string): Promise<string>;
   appSecret(ctx: HostCallContext, name: string): Promise<string>;
+  /** The claims of the call's verified JWT as JSON, or undefined (WIT `none`) when it has none. */
+  jwtClaims(ctx: HostCallContext): Promise<string | undefined>;
 }
 
 /**
@@ -52,6 +62,7 @@ export const HOST_CALLS = {
   graphAlter: "graph-alter",
   modelInvoke: "model-invoke",
   appSecret: "app-secret",
+  jwtClaims: "jwt-claims",
 } as const satisfies Record<keyof HostCalls, string>;
 
 /** A host call's name (camelCase, as in `HostCalls`). */

@@ -162,7 +162,11 @@ class WorkerPool implements WorkerPoolInvoker {
         id: this.nextId++,
         exportName: toJsName(name),
         args: fn ? toJcoArgs(fn.params, this.options.world!.types, args) : args,
-        ctx: { executionId: options.executionId, functionName: name },
+        ctx: {
+          executionId: options.executionId,
+          functionName: name,
+          ...(options.jwtClaims ? { jwtClaims: options.jwtClaims } : {}),
+        },
         timeoutMs: options.timeoutMs ?? this.timeoutMs,
         startedAt,
         resolve,

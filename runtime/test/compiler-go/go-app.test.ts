@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyGoApp } from "../../../test/support/go-app.ts";
 import { type LoadedApp, loadApp } from "../../src/app/load-app.ts";
 import { type BuildSummary, buildApp } from "../../src/compiler/build-app.ts";
+import type { RequestAuth } from "../../src/graphql/graphql-handler.ts";
 import type { GraphQLBody } from "../graphql/graphql-response.ts";
 
 const FIXTURE = join(import.meta.dirname, "../fixtures/go-apps/kitchen-sink");
@@ -26,13 +27,18 @@ describe("a Go app built with Go and served by the runtime", () => {
   let api: Server;
   const seen: { method?: string; url?: string; headers: Record<string, unknown>; body: string }[] = [];
 
-  async function gql(query: string, variables?: Record<string, unknown>): Promise<GraphQLBody> {
+  async function gql(
+    query: string,
+    variables?: Record<string, unknown>,
+    auth?: RequestAuth,
+  ): Promise<GraphQLBody> {
     const res = await app.fetch(
       new Request("http://app/graphql", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ query, variables }),
       }),
+      auth,
     );
     return (await res.json()) as GraphQLBody;
   }
@@ -193,6 +199,19 @@ describe("a Go app built with Go and served by the runtime", () => {
     );
     const outside = await gql(`{ callHost(url: "http://example.com/") { status } }`);
     expect(outside.errors?.[0]?.message).toMatch(/^fetch: .*example\.com/);
+  });
+
+  it("answers auth.GetJWTClaims with the verified claims of the call, each call its own", async () => {
+    const [alice, bob, none] = await Promise.all([
+      gql("{ whoAmI }", undefined, { jwtClaims: { sub: "alice", exp: 1 } }),
+      gql("{ whoAmI }", undefined, { jwtClaims: { sub: "bob" } }),
+      gql("{ whoAmI }"),
+    ]);
+    expect([alice.data, bob.data, none.data]).toEqual([
+      { whoAmI: "alice" },
+      { whoAmI: "bob" },
+      { whoAmI: "anonymous" },
+    ]);
   });
 
   it("generates glue that also type-checks under TinyGo's build tags (its runtime exports cabi_realloc)", async () => {

@@ -86,6 +86,7 @@ type Host struct {
 	alters    map[string]func(schema string) error
 	models    map[string]func(input json.RawMessage) (any, error)
 	secrets   map[string]string
+	claims    *string
 	requests  []Request
 	logs      []LogEntry
 }
@@ -155,6 +156,23 @@ func (h *Host) HandleModel(name string, handler func(input json.RawMessage) (any
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.models[name] = handler
+}
+
+// SetJWTClaims makes auth.GetJWTClaims answer claims (encoded as JSON), as if a user's verified JWT had
+// authorized the call; nil makes it answer none again.
+func (h *Host) SetJWTClaims(claims any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if claims == nil {
+		h.claims = nil
+		return
+	}
+	b, err := json.Marshal(claims)
+	if err != nil {
+		panic(fmt.Sprintf("trellistest.SetJWTClaims: %v", err))
+	}
+	text := string(b)
+	h.claims = &text
 }
 
 // SetSecret makes secrets.Get(name) return value.
@@ -324,4 +342,13 @@ func (h *Host) AppSecret(name string) (string, error) {
 		return "", fmt.Errorf("app secret %s is not set (set it in the test with Host.SetSecret)", name)
 	}
 	return value, nil
+}
+
+func (h *Host) JWTClaims() (string, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.claims == nil {
+		return "", false
+	}
+	return *h.claims, true
 }

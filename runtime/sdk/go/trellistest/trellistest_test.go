@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trellis-dev/trellis/runtime/sdk/go/auth"
 	"github.com/trellis-dev/trellis/runtime/sdk/go/graph"
 	"github.com/trellis-dev/trellis/runtime/sdk/go/http"
 	"github.com/trellis-dev/trellis/runtime/sdk/go/log"
@@ -106,5 +107,30 @@ func TestSQLGraphModelsSecretsAndLogs(t *testing.T) {
 	log.Infof("done with %d rows", len(rows))
 	if logs := h.Logs(); len(logs) != 1 || logs[0] != (trellistest.LogEntry{Level: "info", Message: "done with 1 rows"}) {
 		t.Fatalf("logs %+v", logs)
+	}
+}
+
+func TestJWTClaimsAreTheFakesOrNone(t *testing.T) {
+	h := trellistest.New(t)
+	type claims struct {
+		Sub  string `json:"sub"`
+		Role string `json:"role"`
+	}
+	none, err := auth.GetJWTClaims[claims]()
+	if err != nil || none != (claims{}) || auth.HasJWTClaims() {
+		t.Fatalf("without claims: %v %v", none, err)
+	}
+	h.SetJWTClaims(map[string]any{"sub": "user-1", "role": "admin"})
+	got, err := auth.GetJWTClaims[claims]()
+	if err != nil || got != (claims{Sub: "user-1", Role: "admin"}) || !auth.HasJWTClaims() {
+		t.Fatalf("with claims: %v %v", got, err)
+	}
+	asMap, err := auth.GetJWTClaims[map[string]any]()
+	if err != nil || asMap["sub"] != "user-1" {
+		t.Fatalf("as a map: %v %v", asMap, err)
+	}
+	h.SetJWTClaims(nil)
+	if auth.HasJWTClaims() {
+		t.Fatal("claims after SetJWTClaims(nil)")
 	}
 }

@@ -24,4 +24,5 @@ declare module "trellis:app/host" {
   export function modelInvoke(name: string, input: string): string;
   export function log(level: string, message: string): void;
   export function appSecret(name: string): string;
+  export function jwtClaims(): string | null | undefined;
 }

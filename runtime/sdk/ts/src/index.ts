@@ -3,6 +3,7 @@
  * (an undeclared connection, a failed query) are thrown as `Error`s carrying the host's message, and an
  * exported function that throws returns a GraphQL error.
  */
+export * as auth from "./auth.ts";
 export * as graph from "./graph.ts";
 export * as http from "./http.ts";
 export * as log from "./log.ts";

@@ -31,4 +31,5 @@ type Fake interface {
 	ModelInvoke(name, input string) (string, error)
 	Log(level, message string)
 	AppSecret(name string) (string, error)
+	JWTClaims() (claims string, ok bool)
 }

@@ -88,6 +88,14 @@ func AppSecret(name string) (string, error) {
 	return "", ErrNotInApp
 }
 
+// JWTClaims answers the fake host's claims; outside a test there are none.
+func JWTClaims() (string, bool) {
+	if f := fake(); f != nil {
+		return f.JWTClaims()
+	}
+	return "", false
+}
+
 // Log goes to the fake host, or to stderr so `go test -v` still shows what the code logged.
 func Log(level, message string) {
 	if f := fake(); f != nil {

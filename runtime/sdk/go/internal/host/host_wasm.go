@@ -43,6 +43,9 @@ func wasmimportLog(level unsafe.Pointer, levelLen uint32, message unsafe.Pointer
 //go:wasmimport trellis:app/host@0.1.0 app-secret
 func wasmimportAppSecret(name unsafe.Pointer, nameLen uint32, result unsafe.Pointer)
 
+//go:wasmimport trellis:app/host@0.1.0 jwt-claims
+func wasmimportJWTClaims(result unsafe.Pointer)
+
 // returnArea is a heap-allocated, 8-aligned area for an import's result.
 func returnArea(words int) (unsafe.Pointer, uint32) {
 	buf := make([]uint64, words)
@@ -165,4 +168,16 @@ func AppSecret(name string) (string, error) {
 	area, ret := returnArea(2)
 	wasmimportAppSecret(n, nl, area)
 	return liftStringResult(area, ret)
+}
+
+// JWTClaims calls host.jwt-claims: the call's verified JWT claims as JSON, ok false when it has none.
+func JWTClaims() (claims string, ok bool) {
+	// option<string>: discriminant byte, then the string at offset 4.
+	area, ret := returnArea(2)
+	wasmimportJWTClaims(area)
+	defer liftDone(area)
+	if wasmabi.U8(ret) == 0 {
+		return "", false
+	}
+	return wasmabi.String(ret + 4), true
 }
