@@ -4,24 +4,28 @@
  * gets the new code, and the page's GraphQL types are regenerated from the new schema; editing the page
  * is Vite's business (no function rebuild).
  */
+
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { createApp } from "@trellis/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevSession, startDev } from "../src/dev-command.ts";
 import type { Terminal } from "../src/terminal.ts";
 
+/** What the terminal printed, without colours (picocolors turns them on when CI is set). */
 const lines: string[] = [];
+const print = (line: string) => lines.push(stripVTControlCharacters(line));
 const term: Terminal = {
   step: async (label, work) => {
-    lines.push(label);
+    print(label);
     return work();
   },
-  info: (l) => lines.push(l),
-  success: (l) => lines.push(l),
-  warn: (l) => lines.push(`WARN ${l}`),
-  error: (l) => lines.push(`ERROR ${l}`),
+  info: print,
+  success: print,
+  warn: (l) => print(`WARN ${l}`),
+  error: (l) => print(`ERROR ${l}`),
 };
 
 describe("trellis dev of an app with a front end", () => {
