@@ -70,8 +70,13 @@ export interface JobOptions {
   tmp: string;
   /** The event that triggers the run (default: a push to main). */
   event?: WorkflowEvent;
+  /**
+   * Names of `run:` steps whose effect the checkout already has from an earlier run of the job (the
+   * build, say): their `if:` is still evaluated, but a step that would run is reported `reused`, not run.
+   */
+  reuse?: readonly string[];
   /** Per step, for progress output. */
-  onStep?: (step: WorkflowStep, outcome: "ran" | "skipped", detail: string) => void;
+  onStep?: (step: WorkflowStep, outcome: "ran" | "skipped" | "reused", detail: string) => void;
 }
 
 export interface StepResult {
@@ -102,6 +107,11 @@ export async function runJob(workflow: Workflow, job: string, options: JobOption
     if (!condition(step.if, context)) {
       options.onStep?.(step, "skipped", `if: ${step.if}`);
       results.push({ step, skipped: `if: ${step.if}` });
+      continue;
+    }
+    if (step.run !== undefined && options.reuse?.includes(label)) {
+      options.onStep?.(step, "reused", "");
+      results.push({ step, output: "" });
       continue;
     }
     if (step.run !== undefined) {

@@ -265,8 +265,11 @@ describe("published packages: an app made, built and deployed outside the reposi
       expect(typecheck.code).toBe(0);
 
       // A push to another branch deploys its preview, beside production; the run shows the preview's URL.
+      // These runs reuse the build the push to main made (building again takes half a minute and tests
+      // nothing new): the build step's condition is evaluated, the step itself reported as reused.
       const runFor = (event: WorkflowEvent, onStep?: (step: WorkflowStep, outcome: string) => void) =>
         runJob(workflow, event.name === "delete" ? "remove-preview" : "build", {
+          reuse: ["Build project"],
           cwd: appDir,
           env: registry.npmEnv,
           vars: { TRELLIS_URL: platform.url, TRELLIS_APP: APP },
@@ -308,7 +311,7 @@ describe("published packages: an app made, built and deployed outside the reposi
         (step, outcome) => forkSteps.push(`${outcome} ${step.name}`),
       );
       expect(forkSteps.slice(-4)).toEqual([
-        "ran Build project",
+        "reused Build project",
         "skipped Publish GitHub artifact",
         "skipped Deploy",
         "skipped Show the preview URL",
