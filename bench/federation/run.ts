@@ -202,7 +202,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const profile = profileDir ? `--cpu-prof --cpu-prof-dir=${profileDir}` : "";
     const subgraphs = [
-      spawn("./trellis-subgraph-child.ts", [dir], "Trellis", profile),
+      spawn("../graphdb/http-server-child.ts", [dir, "--keep-alive"], "Trellis", profile),
       spawn("./apollo-subgraph-child.ts", ["reference"], "reference subgraph"),
       spawn("./apollo-subgraph-child.ts", ["plain"], "plain subgraph"),
     ];

@@ -45,8 +45,8 @@ type Completion =
   | { kind: "leaf"; type: GraphQLLeafType; nonNull: boolean }
   | { kind: "list"; item: Completion; nonNull: boolean }
   | { kind: "object"; fields: PlannedField[]; nonNull: boolean }
-  /** A nested `<f>Aggregate`: the edge's nodes, aggregated by the selected fields. */
-  | { kind: "aggregate"; fieldNodes: FieldNode[]; fields: PlannedField[]; nonNull: boolean };
+  /** A nested `<f>Aggregate`: the edge's nodes, aggregated by its selected fields (`aggregated`). */
+  | { kind: "aggregate"; aggregated: FieldNode[]; fields: PlannedField[]; nonNull: boolean };
 
 interface PlannedField {
   /** The response key: the DQL alias of the value, and the response's key. */
@@ -166,7 +166,7 @@ export function planPlainQuery(
     for (const node of fieldsOf(operation.selectionSet, queryType, fragments)) {
       const name = node.name.value;
       const field = queryType.getFields()[name];
-      const target = field === undefined ? undefined : rootTarget(model, name);
+      const target = field === undefined ? undefined : queryTarget(model, name)?.op;
       if (field === undefined || target === undefined || target === "check" || hasResolverDirective(field))
         throw new NoPlan();
       const key = node.alias?.value ?? name;
@@ -184,11 +184,6 @@ export function planPlainQuery(
     if (e instanceof NoPlan) return undefined;
     throw e;
   }
-}
-
-function rootTarget(model: SchemaModel, name: string): string | undefined {
-  // queryTarget reads only the model of the context it is given.
-  return queryTarget({ build: { model } } as OperationContext, name)?.op;
 }
 
 function hasResolverDirective(field: GraphQLField<unknown, unknown>): boolean {
@@ -247,7 +242,12 @@ function completionOf(
   if (!isObjectType(nullable) || node.selectionSet === undefined) throw new NoPlan();
   const fields = objectFields(nullable, node.selectionSet, fragments);
   return aggregate
-    ? { kind: "aggregate", fieldNodes: [node], fields, nonNull }
+    ? {
+        kind: "aggregate",
+        aggregated: (node.selectionSet.selections ?? []).filter((s): s is FieldNode => s.kind === Kind.FIELD),
+        fields,
+        nonNull,
+      }
     : { kind: "object", fields, nonNull };
 }
 
@@ -387,10 +387,7 @@ function complete(c: Completion, value: unknown): string {
     }
     case "aggregate": {
       const nodes = Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
-      const fieldNodes = c.fieldNodes.flatMap((n) =>
-        (n.selectionSet?.selections ?? []).filter((s): s is FieldNode => s.kind === Kind.FIELD),
-      );
-      return completeObject(c.fields, aggregateResult(nodes, fieldNodes), c.nonNull);
+      return completeObject(c.fields, aggregateResult(nodes, c.aggregated), c.nonNull);
     }
     case "object":
       return completeObject(c.fields, Array.isArray(value) ? value[0] : value, c.nonNull);

@@ -4,7 +4,7 @@
  * field resolver then walks by response key.
  */
 import { type FieldNode, type GraphQLResolveInfo, getNamedType, isCompositeType } from "graphql";
-import type { TypeModel } from "../schema/type-model.ts";
+import type { SchemaModel, TypeModel } from "../schema/type-model.ts";
 import { idField } from "../schema/type-model.ts";
 import { dqlPredicate, dqlValue, parseId } from "./dql-literal.ts";
 import { SELECTION_READ } from "./dql-transaction.ts";
@@ -31,18 +31,15 @@ export function rewriteContext(ctx: OperationContext, info: GraphQLResolveInfo):
 }
 
 /** The stored type a generated Query field is about (`queryAuthor` → Author), or undefined. */
-export function queryTarget(
-  ctx: OperationContext,
-  name: string,
-): { op: string; type: TypeModel } | undefined {
+export function queryTarget(model: SchemaModel, name: string): { op: string; type: TypeModel } | undefined {
   const password = /^check(.+)Password$/.exec(name);
   if (password !== null) {
-    const type = ctx.build.model.types.get(password[1]);
+    const type = model.types.get(password[1]);
     if (type?.secret !== undefined) return { op: "check", type };
   }
   const m = /^(get|query|aggregate)(.+)$/.exec(name);
   if (m === null) return undefined;
-  const type = ctx.build.model.types.get(m[2]);
+  const type = model.types.get(m[2]);
   return type === undefined || type.kind === "union" ? undefined : { op: m[1], type };
 }
 
@@ -63,7 +60,7 @@ export async function resolveQueryField(
   args: Record<string, unknown>,
   info: GraphQLResolveInfo,
 ): Promise<unknown> {
-  const target = queryTarget(ctx, info.fieldName);
+  const target = queryTarget(ctx.build.model, info.fieldName);
   if (target === undefined) return null;
   const { op, type } = target;
   try {
