@@ -21,6 +21,8 @@ Options:
   --graphdb-port <port>     embedded graph database HTTP port (default 8080)
   --graphdb-grpc-port <p>   embedded graph database gRPC port (default 9080)
   --no-graphdb              do not expose the embedded graph database's ports
+  --graphdb-memory <MiB>    heap bound of the graph database's worker thread; past it the worker is
+                            stopped and started again (env TRELLIS_GRAPHDB_MEMORY_MB; default 4096)
   --console-dir <dir>       the console's built files (default: the package's console-dist/; in a
                             checkout of the repository console/dist, built on first start)
   --metrics-port <port>     also serve /metrics without a token on this port (env TRELLIS_METRICS_PORT;
@@ -36,6 +38,9 @@ Options:
 Secrets: TRELLIS_ADMIN_TOKEN (else <data>/admin-token; at least 32 characters: openssl rand -base64 32),
 TRELLIS_MASTER_KEY (else <data>/master.key).
 `;
+
+/** Below this the database's worker cannot even open its store and caches. */
+const MIN_GRAPH_MEMORY_MB = 64;
 
 export type Parsed = Omit<PlatformOptions, "runtime"> & {
   help: boolean;
@@ -58,6 +63,7 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       "graphdb-port": { type: "string" },
       "graphdb-grpc-port": { type: "string" },
       "no-graphdb": { type: "boolean" },
+      "graphdb-memory": { type: "string" },
       "console-dir": { type: "string" },
       "metrics-port": { type: "string" },
       "metrics-host": { type: "string" },
@@ -77,6 +83,9 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
   if (Boolean(cert) !== Boolean(key)) throw new Error("--tls-cert and --tls-key go together");
   const metricsPort = num(values["metrics-port"] ?? env.TRELLIS_METRICS_PORT, "--metrics-port");
   const metricsHost = values["metrics-host"] ?? env.TRELLIS_METRICS_HOST;
+  const graphMemoryMb = num(values["graphdb-memory"] ?? env.TRELLIS_GRAPHDB_MEMORY_MB, "--graphdb-memory");
+  if (graphMemoryMb !== undefined && graphMemoryMb < MIN_GRAPH_MEMORY_MB)
+    throw new Error(`--graphdb-memory: at least ${MIN_GRAPH_MEMORY_MB} MiB, got ${graphMemoryMb}`);
   if (metricsHost && metricsPort === undefined)
     throw new Error("--metrics-host needs --metrics-port (the port of the token-less /metrics listener)");
   return {
@@ -93,6 +102,7 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       enabled: !values["no-graphdb"],
       httpPort: num(values["graphdb-port"], "--graphdb-port"),
       grpcPort: num(values["graphdb-grpc-port"], "--graphdb-grpc-port"),
+      memoryMb: graphMemoryMb,
     },
     consoleDir: values["console-dir"],
     metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: metricsHost || "127.0.0.1" },

@@ -32,4 +32,9 @@ export class PlatformMetrics {
     labelNames: ["app", "status"],
     registers: [this.registry],
   });
+  readonly graphRestarts = new Counter({
+    name: "trellis_platform_graphdb_restarts_total",
+    help: "Times the embedded graph database's worker died (out of memory, a crash) and was started again",
+    registers: [this.registry],
+  });
 }

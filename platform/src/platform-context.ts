@@ -1,10 +1,10 @@
-import type { GraphDB } from "@trellis/graphdb";
 import type { Logger } from "pino";
 import type { AuthThrottle } from "./api/auth-throttle.ts";
 import type { Deployer } from "./deploy/deployer.ts";
 import type { DeploymentStore } from "./deploy/deployment-store.ts";
 import type { AppInstances } from "./gateway/app-instances.ts";
 import type { AppNamespaces } from "./graph/app-namespaces.ts";
+import type { GraphOperations } from "./graph/graph-operations.ts";
 import type { PlatformMetrics } from "./metrics.ts";
 import type { AppSites } from "./site/app-sites.ts";
 import type { MetadataStore } from "./store/metadata-store.ts";
@@ -17,8 +17,10 @@ export interface PlatformContext {
   files: DeploymentStore;
   metrics: PlatformMetrics;
   logger: Logger;
-  /** The platform's embedded graph database (console Graph tab, /admin/slash), used in-process. */
-  graph: GraphDB;
+  /** The platform's embedded graph database (console Graph tab, /admin/slash), in its worker thread. */
+  graph: GraphOperations;
+  /** Where the console's graph exports are written before they are streamed (inside the data directory). */
+  exportDir: string;
   /** Each app's namespace of it. */
   namespaces: AppNamespaces;
   adminToken: string;

@@ -63,8 +63,11 @@ export interface PlatformOptions {
   /** Activity retention (default: newest 10,000 per app, 7 days); pruned every `retentionSweepMs`. */
   retention?: RetentionPolicy;
   retentionSweepMs?: number;
-  /** The embedded graph database (default on, HTTP :8080, gRPC :9080, on 127.0.0.1). */
-  graphdb?: { httpPort?: number; grpcPort?: number; host?: string; enabled?: boolean };
+  /**
+   * The embedded graph database (default on, HTTP :8080, gRPC :9080, on 127.0.0.1), in a worker thread
+   * whose heap is bounded by `memoryMb` (default DEFAULT_GRAPH_MEMORY_MB).
+   */
+  graphdb?: { httpPort?: number; grpcPort?: number; host?: string; enabled?: boolean; memoryMb?: number };
   /** PEM text or file paths; serves HTTPS when given. */
   tls?: { cert: string; key: string };
   /** The console's built files (default console/dist of this repo, when present). */
@@ -137,6 +140,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const store = await MetadataStore.open(sql, cipher);
     closers.push(() => store.close());
 
+    const metrics = new PlatformMetrics();
     const graphOptions = options.graphdb ?? {};
     const graph = await openPlatformGraph({
       dataDir,
@@ -146,6 +150,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       httpPort: graphOptions.httpPort ?? 8080,
       grpcPort: graphOptions.grpcPort ?? 9080,
       host: graphOptions.host ?? "127.0.0.1",
+      memoryMb: graphOptions.memoryMb,
+      onRestart: () => metrics.graphRestarts.inc(),
       // Called once serving (ctx is set by then): the functions of the app owning the namespace.
       lambda: (request) => appLambdaCaller(ctx)(request),
     });
@@ -156,13 +162,12 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       grootPasswordFile: graph.grootPasswordFile,
     };
     const namespaces = await AppNamespaces.open(
-      graph.engine,
+      graph.operations,
       join(dataDir, "graph-namespaces.json"),
       masterKey,
       logger,
     );
 
-    const metrics = new PlatformMetrics();
     const files = new DeploymentStore(dataDir);
     const instances = new AppInstances({
       store,
@@ -178,6 +183,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       },
     });
     closers.push(() => instances.close());
+    namespaces.onLost((app) => instances.invalidate(app));
     const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_ARCHIVE_LIMITS.maxCompressedBytes;
     const sites = new AppSites({ store, files, limits: options.siteLimits });
     const deployer = new Deployer({
@@ -209,7 +215,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       files,
       metrics,
       logger,
-      graph: graph.engine,
+      graph: graph.operations,
+      exportDir: join(dataDir, "exports"),
       namespaces,
       adminToken,
       authThrottle: new AuthThrottle(options.authThrottle),

@@ -72,7 +72,7 @@ async function slash(
   const namespaces = async () =>
     app
       ? [(await ctx.namespaces.of(app.name)).namespace]
-      : ctx.graph.listNamespaces().filter((ns) => ns !== GALAXY_NAMESPACE);
+      : (await ctx.graph.listNamespaces()).filter((ns) => ns !== GALAXY_NAMESPACE);
   const { query, variables } = graphqlRequest(request.headers["content-type"], request.body ?? "");
   const result: ExecutionResult = await graphql({
     schema: ADMIN_SCHEMA,

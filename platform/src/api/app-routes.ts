@@ -33,6 +33,11 @@ export function appRoutes(api: FastifyInstance, ctx: PlatformContext): void {
     const name = request.body?.name;
     if (typeof name !== "string") throw badRequest('send {"name": "<app name>"}');
     const { app, deployToken } = await ctx.store.createApp(name);
+    // Its graph namespace now, in the background: its first cold start then never waits for the database
+    // (busy, perhaps, with another tenant's work). Made on first use instead if this fails.
+    ctx.namespaces
+      .of(app.name)
+      .catch((err) => request.log.warn({ err, app: app.name }, "graph namespace not made yet"));
     return reply.code(201).send({ app: await appView(ctx, app), deployToken });
   });
 

@@ -1,11 +1,8 @@
-import { GraphQLService } from "@trellis/graphdb";
 import { loadManifest } from "@trellis/runtime";
 import type { FastifyInstance } from "fastify";
-import { type LambdaFieldRow, lambdaFieldMap, schemaLambdaFields } from "../graph/lambda-field-map.ts";
+import type { GraphOperations } from "../graph/graph-operations.ts";
+import { type LambdaFieldRow, lambdaFieldMap } from "../graph/lambda-field-map.ts";
 import type { PlatformContext } from "../platform-context.ts";
-
-/** Time budget of the `_service` query. */
-const SERVICE_QUERY_TIMEOUT_MS = 10_000;
 
 /** `GET /api/apps/:app/graph/federation`: what the console's Federation panel shows. */
 export interface FederationView {
@@ -28,10 +25,6 @@ export interface FederationView {
  * subgraph, the SDL a gateway composes, and which app function serves each `@lambda` field.
  */
 export function federationRoutes(api: FastifyInstance, ctx: PlatformContext): void {
-  // Its own service over the platform's engine: it reads the stored schema on every request, as the
-  // Graph tab's service does, so both always show the same schema.
-  const graphql = new GraphQLService(ctx.graph, { timeoutMs: SERVICE_QUERY_TIMEOUT_MS });
-
   api.get<{ Params: { app: string } }>("/api/apps/:app/graph/federation", async (request) => {
     const { app } = request.params;
     const record = await ctx.store.requireApp(app);
@@ -47,15 +40,15 @@ export function federationRoutes(api: FastifyInstance, ctx: PlatformContext): vo
 
     let schemaFields: string[] = [];
     try {
-      const build = await graphql.current(namespace);
-      if (build !== undefined) {
-        schemaFields = schemaLambdaFields(build.schema);
-        view.enabled = build.federated;
+      const current = await ctx.graph.currentGraphQLSchema(namespace);
+      if (current !== undefined) {
+        schemaFields = current.lambdaFields;
+        view.enabled = current.federated;
       }
     } catch (err) {
       view.schemaError = (err as Error).message;
     }
-    if (view.enabled) view.sdl = await serviceSdl(graphql, namespace);
+    if (view.enabled) view.sdl = await serviceSdl(ctx.graph, namespace);
 
     let lambdas: Record<string, string> = {};
     let functions: string[] = [];
@@ -75,9 +68,12 @@ export function federationRoutes(api: FastifyInstance, ctx: PlatformContext): vo
 }
 
 /** Asks the namespace's GraphQL API what a gateway asks: `_service { sdl }`. */
-async function serviceSdl(graphql: GraphQLService, namespace: number): Promise<string> {
-  const res = await graphql.execute(namespace, { query: "{ _service { sdl } }" });
-  const sdl = (res.data as { _service?: { sdl?: unknown } } | null | undefined)?._service?.sdl;
+async function serviceSdl(graph: GraphOperations, namespace: number): Promise<string> {
+  const res = JSON.parse(await graph.executeGraphQL(namespace, { query: "{ _service { sdl } }" })) as {
+    data?: { _service?: { sdl?: unknown } } | null;
+    errors?: { message: string }[];
+  };
+  const sdl = res.data?._service?.sdl;
   if (res.errors?.length || typeof sdl !== "string") {
     const reason = res.errors?.map((e) => e.message).join("; ") ?? "no SDL in the answer";
     throw new Error(`the app's graph did not answer _service { sdl }: ${reason}`);

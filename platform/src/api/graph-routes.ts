@@ -1,16 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { Readable } from "node:stream";
-import { DgraphError, exportNamespace, GraphQLSchemaError, GraphQLService } from "@trellis/graphdb";
+import { DgraphError, GraphQLSchemaError } from "@trellis/graphdb";
 import type { FastifyInstance } from "fastify";
 import * as tar from "tar";
-import { appLambdaCaller } from "../graph/app-lambdas.ts";
 import type { PlatformContext } from "../platform-context.ts";
 import { badRequest } from "./api-errors.ts";
-
-/** Per-operation time budget of a console GraphQL operation. */
-const GRAPHQL_TIMEOUT_MS = 30_000;
 
 /**
  * The console's Graph tab: DQL queries, the schema and drops, and the generated GraphQL API (its schema
@@ -18,13 +13,9 @@ const GRAPHQL_TIMEOUT_MS = 30_000;
  * use), never another app's.
  */
 export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
-  // One GraphQL service for the platform's engine: it keeps each namespace's built schema, and reads the
-  // stored SDL on every request, so a drop or an update through another path is seen at once.
-  // Its @lambda fields call the functions of the app owning the namespace.
-  const graphql = new GraphQLService(ctx.graph, {
-    timeoutMs: GRAPHQL_TIMEOUT_MS,
-    lambda: appLambdaCaller(ctx),
-  });
+  // The database's GraphQL service keeps each namespace's built schema and reads the stored SDL again
+  // after every commit, so a drop or an update through another path is seen at once. Its @lambda fields
+  // call the functions of the app owning the namespace.
   const namespaceOf = async (app: string) => {
     await ctx.store.requireApp(app);
     return (await ctx.namespaces.of(app)).namespace;
@@ -36,16 +27,14 @@ export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
       const query = request.body?.query;
       if (typeof query !== "string" || query.trim() === "") throw badRequest('send {"query": "<DQL>"}');
       const namespace = await namespaceOf(request.params.app);
-      const res = await dql(() =>
-        ctx.graph.query({ namespace, query, vars: request.body?.vars, readOnly: true }),
-      );
+      const res = await dql(() => ctx.graph.query(namespace, query, request.body?.vars));
       return { data: JSON.parse(res.json), extensions: { server_latency: res.latency, txn: res.txn } };
     },
   );
 
   api.get<{ Params: { app: string } }>("/api/apps/:app/graph/schema", async (request) => {
     const namespace = await namespaceOf(request.params.app);
-    const res = await dql(() => ctx.graph.query({ namespace, query: "schema {}", readOnly: true }));
+    const res = await dql(() => ctx.graph.query(namespace, "schema {}"));
     const data = JSON.parse(res.json) as { schema?: unknown[]; types?: unknown[] };
     return { schema: data.schema ?? [], types: data.types ?? [] };
   });
@@ -57,11 +46,12 @@ export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
       const format = request.query.format ?? "rdf";
       if (format !== "rdf" && format !== "json") throw badRequest('format must be "rdf" or "json"');
       const namespace = await namespaceOf(app);
-      const work = await mkdtemp(join(tmpdir(), "trellis-export-"));
+      // Inside the data directory: the only place the platform may write under Node's permission model.
+      await mkdir(ctx.exportDir, { recursive: true, mode: 0o700 });
+      const work = await mkdtemp(join(ctx.exportDir, "export-"));
       const cleanup = () => void rm(work, { recursive: true, force: true });
       try {
-        const graphqlSchema = (await graphql.storedSchema(namespace))?.schema;
-        const result = await exportNamespace(ctx.graph, namespace, format, work, graphqlSchema);
+        const result = await ctx.graph.exportNamespace(namespace, format, work);
         const folder = basename(result.folder);
         // Streamed from the files on disk (an export can be large); the folder goes once it is sent.
         const archive = Readable.from(
@@ -96,11 +86,11 @@ export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
 
   api.get<{ Params: { app: string } }>("/api/apps/:app/graph/graphql-schema", async (request) => {
     const namespace = await namespaceOf(request.params.app);
-    const stored = await graphql.storedSchema(namespace);
+    const stored = await ctx.graph.storedGraphQLSchema(namespace);
     if (stored === undefined) return { schema: null, generatedSchema: null };
     let generatedSchema: string | null = null;
     try {
-      generatedSchema = (await graphql.current(namespace))?.generatedSchema ?? null;
+      generatedSchema = (await ctx.graph.currentGraphQLSchema(namespace))?.generatedSchema ?? null;
     } catch (err) {
       // A stored schema this version no longer builds: still show it, so it can be fixed.
       request.log.warn({ err, app: request.params.app }, "stored GraphQL schema does not build");
@@ -116,9 +106,9 @@ export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
       const { app } = request.params;
       const namespace = await namespaceOf(app);
       try {
-        const { build } = await graphql.updateSchema(namespace, sdl);
+        const { generatedSchema } = await ctx.graph.updateGraphQLSchema(namespace, sdl);
         ctx.logger.info({ app, namespace }, "app GraphQL schema updated from the console");
-        return { ok: true, generatedSchema: build.generatedSchema };
+        return { ok: true, generatedSchema };
       } catch (e) {
         if (!(e instanceof DgraphError)) throw e;
         // The previous schema keeps serving: the service changes nothing when it rejects one.
@@ -136,7 +126,7 @@ export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
   api.post<{
     Params: { app: string };
     Body: { query?: unknown; variables?: unknown; operationName?: unknown };
-  }>("/api/apps/:app/graph/graphql", async (request) => {
+  }>("/api/apps/:app/graph/graphql", async (request, reply) => {
     const { query, variables, operationName } = request.body ?? {};
     if (typeof query !== "string" || query.trim() === "") throw badRequest('send {"query": "<GraphQL>"}');
     if (variables != null && (typeof variables !== "object" || Array.isArray(variables))) {
@@ -146,12 +136,13 @@ export function graphRoutes(api: FastifyInstance, ctx: PlatformContext): void {
       throw badRequest('"operationName" must be a string');
     }
     const namespace = await namespaceOf(request.params.app);
-    // Sent as is: a GraphQLError serializes itself (message, locations, path, extensions).
-    return graphql.execute(namespace, {
+    // The response's JSON text, as the database wrote it.
+    const text = await ctx.graph.executeGraphQL(namespace, {
       query,
       variables: (variables ?? null) as Record<string, unknown> | null,
       operationName: operationName ?? null,
     });
+    return reply.type("application/json; charset=utf-8").send(text);
   });
 }
 

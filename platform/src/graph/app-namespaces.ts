@@ -9,16 +9,19 @@
  */
 import { randomBytes } from "node:crypto";
 import { open, readFile, rename } from "node:fs/promises";
-import type { GraphDB } from "@trellis/graphdb";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { deriveSecret } from "../secrets/derived-secret.ts";
+import type { GraphOperations } from "./graph-operations.ts";
 
 export interface AppGraph {
   namespace: number;
   /** The namespace's groot password. */
   password: string;
 }
+
+/** How often a known namespace is checked to still exist (on use, in the background). */
+const VERIFY_EVERY_MS = 10_000;
 
 const MapFile = z.object({
   version: z.literal(1),
@@ -27,10 +30,13 @@ const MapFile = z.object({
 
 export class AppNamespaces {
   private readonly creating = new Map<string, Promise<AppGraph>>();
+  /** When each app's namespace was last seen to exist. */
+  private readonly verifiedAt = new Map<string, number>();
+  private readonly lostListeners: ((app: string) => void)[] = [];
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly engine: GraphDB,
+    private readonly graph: GraphOperations,
     private readonly file: string,
     private readonly masterKey: Uint8Array,
     private readonly logger: Logger,
@@ -38,7 +44,7 @@ export class AppNamespaces {
   ) {}
 
   static async open(
-    engine: GraphDB,
+    graph: GraphOperations,
     file: string,
     masterKey: Uint8Array,
     logger: Logger,
@@ -55,14 +61,21 @@ export class AppNamespaces {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
     }
-    return new AppNamespaces(engine, file, masterKey, logger, apps);
+    return new AppNamespaces(graph, file, masterKey, logger, apps);
   }
 
-  /** The app's namespace, created on first use (and again if it was dropped behind the platform's back). */
-  of(app: string): Promise<AppGraph> {
+  /**
+   * The app's namespace, created on first use. A known one is answered at once, without waiting for the
+   * database (an app's cold start must not wait behind another tenant's heavy graph work); whether it still
+   * exists is checked meanwhile, at most every VERIFY_EVERY_MS, and one dropped behind the platform's back
+   * (the operator's DropNamespace or galaxy drop-all) is forgotten: `onLost` listeners unload the app, and
+   * its next use creates a new namespace.
+   */
+  async of(app: string): Promise<AppGraph> {
     const known = this.apps.get(app);
-    if (known !== undefined && this.engine.listNamespaces().includes(known)) {
-      return Promise.resolve(this.credentials(known));
+    if (known !== undefined) {
+      this.verifyLater(app, known);
+      return this.credentials(known);
     }
     let pending = this.creating.get(app);
     if (!pending) {
@@ -70,6 +83,31 @@ export class AppNamespaces {
       this.creating.set(app, pending);
     }
     return pending;
+  }
+
+  /** Calls `listener` with an app whose namespace was found dropped behind the platform's back. */
+  onLost(listener: (app: string) => void): void {
+    this.lostListeners.push(listener);
+  }
+
+  private verifyLater(app: string, namespace: number): void {
+    const now = Date.now();
+    if (now - (this.verifiedAt.get(app) ?? 0) < VERIFY_EVERY_MS) return;
+    this.verifiedAt.set(app, now);
+    this.graph.listNamespaces().then(
+      (namespaces) => {
+        if (namespaces.includes(namespace) || this.apps.get(app) !== namespace) return;
+        this.apps.delete(app);
+        this.verifiedAt.delete(app);
+        void this.save();
+        this.logger.warn(
+          { app, namespace },
+          "the app's graph namespace was dropped; a new one is made on next use",
+        );
+        for (const listener of this.lostListeners) listener(app);
+      },
+      () => this.verifiedAt.delete(app),
+    );
   }
 
   /** The app's namespace id when it has one. */
@@ -88,18 +126,17 @@ export class AppNamespaces {
     await this.creating.get(app)?.catch(() => undefined);
     const namespace = this.apps.get(app);
     if (namespace === undefined) return;
-    if (this.engine.listNamespaces().includes(namespace)) await this.engine.dropNamespace(namespace);
+    if ((await this.graph.listNamespaces()).includes(namespace)) await this.graph.dropNamespace(namespace);
     this.apps.delete(app);
+    this.verifiedAt.delete(app);
     await this.save();
     this.logger.info({ app, namespace }, "dropped the app's graph namespace");
   }
 
   private async create(app: string): Promise<AppGraph> {
     // The password is derived from the id, which the engine picks: create, then give groot its password.
-    const namespace = await this.engine.createNamespace({
-      grootPassword: randomBytes(24).toString("base64url"),
-    });
-    await this.engine.setGrootPassword(namespace, this.passwordOf(namespace));
+    const namespace = await this.graph.createNamespace(randomBytes(24).toString("base64url"));
+    await this.graph.setGrootPassword(namespace, this.passwordOf(namespace));
     this.apps.set(app, namespace);
     await this.save();
     this.logger.info({ app, namespace }, "created the app's graph namespace");
