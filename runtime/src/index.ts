@@ -50,6 +50,18 @@ export type {
 } from "./deploy/deploy-client.ts";
 export { DeployError, deployBuild, packBuild, removePreview } from "./deploy/deploy-client.ts";
 export { type BuildStatus, type DevApp, type DevServer, startDevServer } from "./dev/dev-server.ts";
+// Egress: where deployed apps' connections may go
+export { type AllowEntry, EgressAllowError, parseEgressAllow } from "./egress/egress-allow.ts";
+export {
+  type EgressMode,
+  type EgressOptions,
+  EgressPolicy,
+  type HostResolver,
+  PERMISSIVE_EGRESS,
+} from "./egress/egress-policy.ts";
+export { EGRESS_ALLOW_SETTING, EgressRefusedError, egressRefusal } from "./egress/egress-refused.ts";
+export { createGuardedFetch, type GuardedFetch, type OutboundFetch } from "./egress/guarded-fetch.ts";
+export { connectGuarded, GuardedSocket } from "./egress/guarded-socket.ts";
 export { newExecutionId } from "./graphql/execution-id.ts";
 // GraphQL
 export type { ExecutionErrorCode, ExecutionRecord } from "./graphql/execution-record.ts";
