@@ -31,7 +31,13 @@ export {
 } from "./app/prepare-build.ts";
 // Users' JWTs on `auth: "jwt"` endpoints (dev server and platform gateway alike)
 export { JWT_ENV, type JwtSettings, JwtSettingsError, readJwtSettings } from "./auth/jwt-settings.ts";
-export { createJwtVerifier, JwtRejected, type JwtVerifier, looksLikeJwt } from "./auth/jwt-verifier.ts";
+export {
+  createJwtVerifier,
+  JwtRejected,
+  type JwtVerifier,
+  type JwtVerifierOptions,
+  looksLikeJwt,
+} from "./auth/jwt-verifier.ts";
 // Connections and the host side of the WIT `host` interface
 export type { ConnectionStatus, HostDispatcher } from "./capabilities/host-dispatcher.ts";
 export { createHostDispatcher } from "./capabilities/host-dispatcher.ts";

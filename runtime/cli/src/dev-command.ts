@@ -3,6 +3,8 @@
  * localhost:9080 works with no setup), serves the app on 127.0.0.1:8686 with /explorer, and rebuilds on
  * change (debounced). A rebuild or an edit of trellis.json / .env files swaps the app in place; a failed
  * build keeps the last good app serving and shows the error at the endpoint and in the terminal.
+ * Connections run under the permissive egress policy (this is the developer's own machine: a local
+ * database or model server is fine), and the terminal says so once.
  */
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
@@ -15,6 +17,7 @@ import {
 import {
   type BuildStatus,
   buildApp,
+  createGuardedFetch,
   createJwtVerifier,
   type DevServer,
   type ExecutionRecord,
@@ -24,12 +27,17 @@ import {
   loadApp,
   loadEnvFiles,
   loadManifest,
+  PERMISSIVE_EGRESS,
   startDevServer,
 } from "@trellis/runtime";
 import { watch } from "chokidar";
 import pc from "picocolors";
 import { pino } from "pino";
 import type { Terminal } from "./terminal.ts";
+
+/** The one line `trellis dev` prints about where the app's connections may go. */
+export const DEV_EGRESS_NOTICE =
+  "egress: permissive (trellis dev) — deployed apps may not reach loopback or private addresses unless the platform operator allows them";
 
 export interface DevOptions {
   port: number;
@@ -73,6 +81,7 @@ export async function startDev(
     () => undefined,
   );
   const webRoot = web && resolve(appDir, web.root);
+  const jwksFetch = createGuardedFetch(PERMISSIVE_EGRESS);
 
   const logExecution = (e: ExecutionRecord) => {
     devServer?.recordExecution(e);
@@ -92,10 +101,12 @@ export async function startDev(
     try {
       if (rebuild) await build();
       const env = loadEnvFiles(appDir, "dev");
-      const next = await term.step("Loading", () => loadApp(buildDir, { env, onExecution: logExecution }));
+      const next = await term.step("Loading", () =>
+        loadApp(buildDir, { env, onExecution: logExecution, egress: PERMISSIVE_EGRESS }),
+      );
       const previous = app;
       app = next;
-      jwt = createJwtVerifier(env);
+      jwt = createJwtVerifier(env, { fetch: jwksFetch });
       if (jwt.problem && next.endpoints.some((e) => e.auth === "jwt")) term.warn(jwt.problem);
       status = { ok: true, at: new Date().toISOString() };
       for (const notice of next.manifest.notices) term.warn(notice);
@@ -158,6 +169,7 @@ export async function startDev(
     term.info(`  • Front end: ${pc.cyan(`${url}/`)} ${pc.dim(`(Vite, from ${relative(appDir, webRoot)}/)`)}`);
   if (graphdb)
     term.info(`  • Graph database: http://127.0.0.1:${graphdb.port} (gRPC 127.0.0.1:${graphdb.grpcPort})`);
+  term.info(pc.dim(`  ${DEV_EGRESS_NOTICE}`));
   term.info("");
 
   let pending: Promise<void> = Promise.resolve();

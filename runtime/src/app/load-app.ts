@@ -15,6 +15,7 @@ import {
   type HostDispatcher,
   type HostLogger,
 } from "../capabilities/host-dispatcher.ts";
+import type { EgressOptions } from "../egress/egress-policy.ts";
 import type { ExecutionRecord } from "../graphql/execution-record.ts";
 import { createFunctionCaller } from "../graphql/function-caller.ts";
 import { createGraphQLHandler, type GraphQLHandler, type RequestAuth } from "../graphql/graphql-handler.ts";
@@ -58,6 +59,12 @@ export interface LoadAppOptions {
    * with credentials and namespace: the platform gives each app its own namespace this way.
    */
   loopbackGraphdb?: string;
+  /**
+   * Where the app's connections may go (plain data: see EgressPolicy). Default: the `deployed` policy,
+   * which refuses loopback, private and link-local addresses and this machine's own unless its `allow`
+   * entries open them; `trellis dev` passes `PERMISSIVE_EGRESS`.
+   */
+  egress?: EgressOptions;
   /** Objects one `@lambda` request of the graph database may ask for (default DEFAULT_MAX_LAMBDA_PARENTS). */
   maxLambdaParents?: number;
   logger?: HostLogger;
@@ -156,6 +163,7 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
     logger: options.logger,
     missingSecrets: options.missingSecrets,
     loopbackGraphdb: options.loopbackGraphdb,
+    egress: options.egress,
   });
   if (host.missingSecrets.length > 0) {
     options.logger?.warn(

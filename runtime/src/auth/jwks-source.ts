@@ -1,4 +1,6 @@
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
+import { egressRefusal } from "../egress/egress-refused.ts";
+import type { OutboundFetch } from "../egress/guarded-fetch.ts";
 
 export interface JwksSourceOptions {
   /** How long a fetched key set is used before the next request fetches it again. */
@@ -9,6 +11,8 @@ export interface JwksSourceOptions {
   timeoutMs?: number;
   /** Largest key set accepted (default 256 KiB). */
   maxBytes?: number;
+  /** How the key set is fetched: under the egress policy (the platform's guarded fetch); default `fetch`. */
+  fetch?: OutboundFetch;
 }
 
 const DEFAULT_COOLDOWN_MS = 30_000;
@@ -19,7 +23,8 @@ const DEFAULT_MAX_BYTES = 256 * 1024;
  * One JWKS URL's keys, fetched with bounds (time, size, no redirects) and cached: used for `maxAgeMs`,
  * then refetched in the background; fetched at most once per cooldown, one fetch at a time. A failed
  * refetch keeps the last good key set.
- * The URL was checked by jwt-settings.ts (https, or http on loopback).
+ * The URL was checked by jwt-settings.ts (https, or http on loopback); where it may connect is the
+ * egress policy's call (`options.fetch`).
  */
 export class JwksSource {
   private keys: JWTVerifyGetKey | undefined;
@@ -70,7 +75,7 @@ export class JwksSource {
     const maxBytes = this.options.maxBytes ?? DEFAULT_MAX_BYTES;
     let text: string;
     try {
-      const response = await fetch(this.url, {
+      const response = await (this.options.fetch ?? fetch)(this.url, {
         headers: { accept: "application/json" },
         redirect: "error",
         signal: AbortSignal.timeout(timeoutMs),
@@ -79,7 +84,9 @@ export class JwksSource {
       text = await readBounded(response, maxBytes);
     } catch (e) {
       const reason =
-        (e as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e as Error).message;
+        (e as Error).name === "TimeoutError"
+          ? `no answer within ${timeoutMs} ms`
+          : (egressRefusal(e)?.message ?? (e as Error).message);
       throw new Error(`fetching the key set at ${this.url.origin}${this.url.pathname} failed: ${reason}`);
     }
     let jwks: JSONWebKeySet;

@@ -1,4 +1,5 @@
 import { errors, type JWTPayload, type JWTVerifyOptions, jwtVerify } from "jose";
+import { createGuardedFetch, type GuardedFetch, type OutboundFetch } from "../egress/guarded-fetch.ts";
 import { JwksSource } from "./jwks-source.ts";
 import { JWT_ENV, JwtSettingsError, readJwtSettings } from "./jwt-settings.ts";
 
@@ -41,12 +42,25 @@ export function looksLikeJwt(token: string): boolean {
   return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
 }
 
+export interface JwtVerifierOptions {
+  /**
+   * How JWKS endpoints are fetched: a guarded fetch (egress/guarded-fetch.ts). Default: under the
+   * `deployed` egress policy with no allow entries; `trellis dev` passes a permissive one.
+   */
+  fetch?: OutboundFetch;
+}
+
+let deployedFetch: GuardedFetch | undefined;
+
 /**
  * A verifier for the JWT settings in `env`. It never throws: settings that cannot be used make every
  * `verify` reject with the reason (and `problem` says it). Signature, `exp` (required) and `nbf` are
  * always checked; `iss` and `aud` when the settings name them.
  */
-export function createJwtVerifier(env: Record<string, string | undefined>): JwtVerifier {
+export function createJwtVerifier(
+  env: Record<string, string | undefined>,
+  verifierOptions: JwtVerifierOptions = {},
+): JwtVerifier {
   let settings: ReturnType<typeof readJwtSettings>;
   try {
     settings = readJwtSettings(env);
@@ -67,7 +81,10 @@ export function createJwtVerifier(env: Record<string, string | undefined>): JwtV
     ...(settings.audience ? { audience: settings.audience } : {}),
   };
   const pems = settings.pems.map((p) => p.key);
-  const jwks = settings.jwksEndpoints.map((e) => new JwksSource(e.url, { maxAgeMs: settings.jwksMaxAgeMs }));
+  const fetch = verifierOptions.fetch ?? (deployedFetch ??= createGuardedFetch({}));
+  const jwks = settings.jwksEndpoints.map(
+    (e) => new JwksSource(e.url, { maxAgeMs: settings.jwksMaxAgeMs, fetch }),
+  );
 
   return {
     configured: true,

@@ -11,6 +11,7 @@ export const graphCapability: CapabilityFactory<"graphQuery" | "graphMutate" | "
   trace,
   outbound: { timeoutMs },
   loopbackGraphdb,
+  egress,
 }) => {
   const clients = new Map<string, GraphClient>();
 
@@ -19,9 +20,11 @@ export const graphCapability: CapabilityFactory<"graphQuery" | "graphMutate" | "
     let client = clients.get(name);
     if (!client) {
       const local = loopbackGraphdb !== undefined && isLoopbackTarget(conn.grpcTarget);
+      // The host's own graph database, reached through the platform's redirect, is not egress; any other
+      // target (loopback ones too, when the host has no database to redirect to) is checked.
       client = local
         ? new GraphClient(loopbackGraphdb, undefined, { timeoutMs })
-        : new GraphClient(conn.grpcTarget, conn.key, { timeoutMs });
+        : new GraphClient(conn.grpcTarget, conn.key, { timeoutMs, egress });
       clients.set(name, client);
     }
     return client;

@@ -3,6 +3,8 @@
  * `HostCalls` (the host side of the WIT `host` interface) and, when it serves a connection type, probes
  * those connections and releases what it opened. host-dispatcher.ts registers the units.
  */
+import type { OutboundOptions } from "../connections/http-connection.ts";
+import type { EgressPolicy } from "../egress/egress-policy.ts";
 import type { ConnectionType, Manifest } from "../manifest/manifest-schema.ts";
 import type { HostCallName, HostCalls } from "../wasm/host-calls.ts";
 import type { AppConnections } from "./app-connections.ts";
@@ -16,8 +18,13 @@ export interface CapabilityContext {
   connections: AppConnections;
   /** Every host call runs through it: logs it and words its failure. */
   trace: HostCallTracer;
-  /** Bounds on outbound work: the app's call timeout and the largest HTTP response body. */
-  outbound: { timeoutMs: number; maxResponseBytes: number };
+  /**
+   * Outbound work: the app's call timeout, the largest HTTP response body, and the fetch that connects
+   * only where the egress policy lets it.
+   */
+  outbound: Required<OutboundOptions>;
+  /** Where connections may go (SQL sockets and gRPC channels check it; HTTP through `outbound.fetch`). */
+  egress: EgressPolicy;
   /** The host's own graph database for `graphdb` connections to a loopback address (HostDispatcherOptions). */
   loopbackGraphdb?: string;
 }

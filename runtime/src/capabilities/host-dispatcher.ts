@@ -6,6 +6,8 @@
  */
 
 import { DEFAULT_MAX_RESPONSE_BYTES } from "../connections/http-connection.ts";
+import { type EgressOptions, EgressPolicy } from "../egress/egress-policy.ts";
+import { createGuardedFetch } from "../egress/guarded-fetch.ts";
 import type { Manifest } from "../manifest/manifest-schema.ts";
 import { MissingSecretsError } from "../secrets/missing-secrets-error.ts";
 import type { RequiredVariable } from "../secrets/required-variables.ts";
@@ -58,6 +60,11 @@ export interface HostDispatcherOptions {
    * target and key; connections to other hosts are used as declared.
    */
   loopbackGraphdb?: string;
+  /**
+   * Where the app's connections may go (default: the `deployed` policy, which refuses loopback and
+   * private addresses unless its `allow` entries open them); `trellis dev` passes `PERMISSIVE_EGRESS`.
+   */
+  egress?: EgressOptions;
 }
 
 export type HostDispatcher = HostCalls & {
@@ -73,6 +80,8 @@ export type HostDispatcher = HostCalls & {
 export function createHostDispatcher(options: HostDispatcherOptions): HostDispatcher {
   const { manifest } = options;
   const connections = new AppConnections(manifest, options.env, options.missingSecrets ?? "throw");
+  const egress = new EgressPolicy(options.egress);
+  const outboundFetch = createGuardedFetch(egress);
   const context: CapabilityContext = {
     manifest,
     env: options.env,
@@ -81,7 +90,9 @@ export function createHostDispatcher(options: HostDispatcherOptions): HostDispat
     outbound: {
       timeoutMs: manifest.limits.timeoutMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      fetch: outboundFetch,
     },
+    egress,
     loopbackGraphdb: options.loopbackGraphdb,
   };
   const units = CAPABILITIES.map((create) => create(context));
@@ -128,6 +139,7 @@ export function createHostDispatcher(options: HostDispatcherOptions): HostDispat
     async close() {
       connections.close();
       await Promise.allSettled(units.map((unit) => unit.close?.()));
+      await outboundFetch.close();
     },
   };
 }

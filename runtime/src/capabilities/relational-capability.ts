@@ -14,6 +14,7 @@ export const relationalCapability: CapabilityFactory<"sqlQuery" | "sqlExecute"> 
   connections,
   trace,
   outbound,
+  egress,
 }) => {
   const clients = new Map<string, SqlClient>();
 
@@ -21,7 +22,7 @@ export const relationalCapability: CapabilityFactory<"sqlQuery" | "sqlExecute"> 
     const conn = connections.get(name, "relationaldb");
     let client = clients.get(name);
     if (!client)
-      clients.set(name, (client = createSqlClient(conn.connStr, { timeoutMs: outbound.timeoutMs })));
+      clients.set(name, (client = createSqlClient(conn.connStr, { timeoutMs: outbound.timeoutMs, egress })));
     return client;
   }
 

@@ -2,15 +2,22 @@
  * DQL on a `graphdb` connection through the stock `dgraph-js` gRPC client, so the same app works against
  * the Trellis graph database and against Dgraph. Credentials ride in per-call metadata (a bearer token,
  * or a Dgraph Cloud API key) so they work on plaintext loopback channels too, where grpc-js refuses
- * call credentials.
+ * call credentials. Under a deployed egress policy the target's host is resolved and checked first, and
+ * the channel is pinned to the checked address (TLS still verifies the hostname).
  */
-import { credentials, Metadata } from "@grpc/grpc-js";
+import { type ChannelCredentials, type ChannelOptions, credentials, Metadata } from "@grpc/grpc-js";
 import { type DgraphConnectionString, isLoopbackHost, parseGrpcTarget } from "@trellis/graphdb";
 import * as dgraph from "dgraph-js";
+import type { EgressPolicy } from "../egress/egress-policy.ts";
 
 export interface GraphClientOptions {
   /** Deadline of each call. */
   timeoutMs: number;
+  /**
+   * Where the channel may go; absent or permissive: the target as given. The platform's own graph
+   * database (the loopback redirect, graph-capability.ts) is reached without one.
+   */
+  egress?: EgressPolicy;
 }
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "::1"];
@@ -38,8 +45,11 @@ export function isLoopbackTarget(grpcTarget: string): boolean {
 
 export class GraphClient {
   private readonly target: DgraphConnectionString;
-  private readonly stub: dgraph.DgraphClientStub;
-  private readonly client: dgraph.DgraphClient;
+  private readonly channel: ChannelCredentials;
+  private readonly tls: boolean;
+  private opened: Promise<{ stub: dgraph.DgraphClientStub; client: dgraph.DgraphClient }> | undefined;
+  private stub: dgraph.DgraphClientStub | undefined;
+  private closed = false;
   private readonly authorization: string | undefined;
   private login: Promise<unknown> | undefined;
 
@@ -58,16 +68,48 @@ export class GraphClient {
     const plaintext = grpcTarget.startsWith("dgraph://")
       ? t.sslmode === "disable"
       : LOOPBACK_HOSTS.includes(t.host.toLowerCase());
-    const channel = plaintext
+    this.tls = !plaintext;
+    this.channel = plaintext
       ? credentials.createInsecure()
       : t.sslmode === "require"
         ? credentials.createSsl(null, null, null, { checkServerIdentity: () => undefined })
         : credentials.createSsl();
-    this.stub = new dgraph.DgraphClientStub(t.target, channel);
-    this.client = new dgraph.DgraphClient(this.stub);
     if (key) this.authorization = t.host.includes("cloud.dgraph.io") ? key : `Bearer ${key}`;
     else if (t.bearerToken) this.authorization = `Bearer ${t.bearerToken}`;
     else if (t.apiKey) this.authorization = t.apiKey;
+  }
+
+  /** The stub and client, on first use: the channel goes to the target, or to its checked address. */
+  private open(): Promise<{ stub: dgraph.DgraphClientStub; client: dgraph.DgraphClient }> {
+    this.opened ??= this.channelTarget().then(
+      ({ address, options }) => {
+        if (this.closed) throw new Error("the graph connection is closed");
+        this.stub = new dgraph.DgraphClientStub(address, this.channel, options);
+        return { stub: this.stub, client: new dgraph.DgraphClient(this.stub) };
+      },
+      (e: unknown) => {
+        this.opened = undefined;
+        throw e;
+      },
+    );
+    return this.opened;
+  }
+
+  /**
+   * `host:port` as given, or under a deployed egress policy the first address of the host that the policy
+   * permits (`ipv4:…`/`ipv6:…`, so grpc-js resolves nothing more), with the hostname kept as the
+   * authority and the name TLS verifies.
+   */
+  private async channelTarget(): Promise<{ address: string; options: ChannelOptions }> {
+    const { egress } = this.options;
+    const t = this.target;
+    if (!egress || egress.permissive) return { address: t.target, options: {} };
+    const [first] = await egress.permitted(t.host, t.port);
+    const address =
+      first.family === 6 ? `ipv6:[${first.address}]:${t.port}` : `ipv4:${first.address}:${t.port}`;
+    const options: ChannelOptions = { "grpc.default_authority": t.target };
+    if (this.tls) options["grpc.ssl_target_name_override"] = t.host;
+    return { address, options };
   }
 
   /** A fresh metadata object per call: the stub appends its access JWT to the one it is given. */
@@ -86,9 +128,10 @@ export class GraphClient {
    * Logs in once when the connection string carries a user (ACL), as dgraph-js `open()` does, into its
    * `namespace` (default 0). dgraph-js logs in again with the refresh token when the access token expires.
    */
-  private async ready(): Promise<void> {
-    if (this.target.username === undefined) return;
-    this.login ??= this.stub
+  private async ready(): Promise<dgraph.DgraphClient> {
+    const { stub, client } = await this.open();
+    if (this.target.username === undefined) return client;
+    this.login ??= stub
       .loginIntoNamespace(
         this.target.username,
         this.target.password,
@@ -102,6 +145,7 @@ export class GraphClient {
         throw e;
       });
     await this.login;
+    return client;
   }
 
   /**
@@ -110,8 +154,8 @@ export class GraphClient {
    * query when the gRPC deadline passes.
    */
   async query(query: string, vars: Record<string, unknown>, deadline?: number): Promise<unknown> {
-    await this.ready();
-    const txn = this.client.newTxn({ readOnly: true });
+    const client = await this.ready();
+    const txn = client.newTxn({ readOnly: true });
     const res = await txn.queryWithVars(query, stringVars(vars), this.metadata(), this.callOptions(deadline));
     return res.getJson() ?? {};
   }
@@ -121,7 +165,7 @@ export class GraphClient {
     request: GraphMutateRequest,
     deadline?: number,
   ): Promise<{ json: unknown; uids: Record<string, string> }> {
-    await this.ready();
+    const client = await this.ready();
     const req = new dgraph.Request();
     if (request.query !== undefined) req.setQuery(request.query);
     const varsMap = req.getVarsMap();
@@ -138,7 +182,7 @@ export class GraphClient {
       }),
     );
     req.setCommitNow(true);
-    const res = await this.client.newTxn().doRequest(req, this.metadata(), this.callOptions(deadline));
+    const res = await client.newTxn().doRequest(req, this.metadata(), this.callOptions(deadline));
     const uids: Record<string, string> = {};
     res.getUidsMap().forEach((uid: string, label: string) => {
       uids[label] = uid;
@@ -148,14 +192,15 @@ export class GraphClient {
 
   /** Applies DQL schema text. */
   async alter(schema: string, deadline?: number): Promise<void> {
-    await this.ready();
+    const client = await this.ready();
     const op = new dgraph.Operation();
     op.setSchema(schema);
-    await this.client.alter(op, this.metadata(), this.callOptions(deadline));
+    await client.alter(op, this.metadata(), this.callOptions(deadline));
   }
 
   close(): void {
-    this.stub.close();
+    this.closed = true;
+    this.stub?.close();
   }
 }
 

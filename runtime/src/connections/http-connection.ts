@@ -2,6 +2,8 @@
  * Outbound HTTP for guests, only through declared `http` connections (the allow-list), with the
  * connection's secret headers and query parameters added on the host side.
  */
+import { egressRefusal } from "../egress/egress-refused.ts";
+import type { OutboundFetch } from "../egress/guarded-fetch.ts";
 import type { HttpConnection } from "../manifest/manifest-schema.ts";
 import type { HttpResponse } from "../wasm/host-calls.ts";
 
@@ -11,6 +13,8 @@ export interface OutboundOptions {
   timeoutMs: number;
   /** Largest response body read (default 16 MiB); bigger responses fail rather than fill memory. */
   maxResponseBytes?: number;
+  /** How requests are sent: the egress policy's guarded fetch (egress/guarded-fetch.ts). */
+  fetch: OutboundFetch;
 }
 
 /** `url` without user info, query and fragment, lower-cased: what the allow-list compares. */
@@ -85,7 +89,7 @@ export async function sendThroughConnection(
   const timeoutMs = connection.timeoutMs ?? options.timeoutMs;
   let res: Response;
   try {
-    res = await fetch(target, {
+    res = await options.fetch(target, {
       method,
       headers,
       body: init.body,
@@ -93,6 +97,8 @@ export async function sendThroughConnection(
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (e) {
+    const refused = egressRefusal(e);
+    if (refused) throw new Error(`HTTP ${shown} refused: ${refused.message}`, { cause: refused });
     throw new Error(`HTTP ${shown} failed: ${failureReason(e, timeoutMs)}`);
   }
   let body: string;

@@ -2,10 +2,13 @@
  * SQL on a `relationaldb` connection: a pooled PostgreSQL client (`pg`) for postgres:// and postgresql://,
  * a pooled MySQL/MariaDB client (`mysql2`) for mysql:// and mariadb://. Rows cross to the guest as JSON:
  * dates as ISO strings, 64-bit integers and decimals as strings when a number would lose digits, bytes
- * as base64.
+ * as base64. Under a deployed egress policy both clients connect through guarded sockets
+ * (egress/guarded-socket.ts): the address they reach is checked at connect time, Unix sockets are refused.
  */
 import mysql from "mysql2/promise";
 import pg from "pg";
+import type { EgressPolicy } from "../egress/egress-policy.ts";
+import { connectGuarded, GuardedSocket } from "../egress/guarded-socket.ts";
 
 export interface ExecuteResult {
   rowsAffected: number;
@@ -25,6 +28,13 @@ export interface SqlClientOptions {
   timeoutMs: number;
   /** Pool size (default 10). */
   maxConnections?: number;
+  /** Where connections may go; absent or permissive: anywhere the URL says. */
+  egress?: EgressPolicy;
+}
+
+/** Whether `options` restricts where the client connects. */
+function guarded(options: SqlClientOptions): EgressPolicy | undefined {
+  return options.egress && !options.egress.permissive ? options.egress : undefined;
 }
 
 /** A pool for `connStr`; connects lazily, on the first statement. */
@@ -36,7 +46,10 @@ export function createSqlClient(connStr: string, options: SqlClientOptions): Sql
 }
 
 function postgresClient(connStr: string, options: SqlClientOptions): SqlClient {
+  const egress = guarded(options);
   const pool = new pg.Pool({
+    // pg calls connect(port, host) on the stream, or connect(path) for a Unix socket.
+    ...(egress ? { stream: () => new GuardedSocket(egress) } : {}),
     connectionString: connStr,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.timeoutMs,
@@ -60,7 +73,15 @@ function postgresClient(connStr: string, options: SqlClientOptions): SqlClient {
 }
 
 function mysqlClient(connStr: string, options: SqlClientOptions): SqlClient {
+  const egress = guarded(options);
   const pool = mysql.createPool({
+    // mysql2 hands the factory its connection config (host, port, or socketPath from the URL).
+    ...(egress
+      ? {
+          stream: ({ config }: { config: { host?: string; port?: number; socketPath?: string } }) =>
+            connectGuarded(egress, config),
+        }
+      : {}),
     uri: connStr.replace(/^mariadb:/, "mysql:"),
     connectionLimit: options.maxConnections ?? 10,
     connectTimeout: options.timeoutMs,

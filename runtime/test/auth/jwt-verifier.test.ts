@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JwksSource } from "../../src/auth/jwks-source.ts";
 import { JwtSettingsError, readJwtSettings } from "../../src/auth/jwt-settings.ts";
 import { createJwtVerifier, JwtRejected } from "../../src/auth/jwt-verifier.ts";
+import { createGuardedFetch } from "../../src/egress/guarded-fetch.ts";
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 
@@ -109,10 +110,14 @@ describe("JWT verifier over PEM keys", () => {
 });
 
 describe("JWT verifier over a JWKS endpoint", () => {
+  /** The key set server is on loopback: open exactly it. */
+  const opened = () => ({ fetch: createGuardedFetch({ allow: [new URL(jwksUrl).host] }) });
+
   it("fetches the key set once and verifies tokens by kid", async () => {
-    const verifier = createJwtVerifier({
-      TRELLIS_JWT_JWKS_ENDPOINTS: JSON.stringify({ idp: `${jwksUrl}/jwks` }),
-    });
+    const verifier = createJwtVerifier(
+      { TRELLIS_JWT_JWKS_ENDPOINTS: JSON.stringify({ idp: `${jwksUrl}/jwks` }) },
+      opened(),
+    );
     const before = jwksFetches;
     const token = await sign(jwksKey, { sub: "jwks-user" }, { alg: "ES256", kid: "k1", exp: "5m" });
     expect((await verifier.verify(token)).sub).toBe("jwks-user");
@@ -125,9 +130,21 @@ describe("JWT verifier over a JWKS endpoint", () => {
   });
 
   it("refuses a key set larger than its bound", async () => {
-    const verifier = createJwtVerifier({ TRELLIS_JWT_JWKS_ENDPOINTS: `${jwksUrl}/big` });
+    const verifier = createJwtVerifier({ TRELLIS_JWT_JWKS_ENDPOINTS: `${jwksUrl}/big` }, opened());
     const token = await sign(jwksKey, { sub: "u" }, { alg: "ES256", kid: "k1", exp: "5m" });
     expect(await rejection(verifier.verify(token))).toContain("larger than 262144 bytes");
+  });
+
+  it("fetches no key set from loopback under the default (deployed) egress policy", async () => {
+    const verifier = createJwtVerifier({ TRELLIS_JWT_JWKS_ENDPOINTS: `${jwksUrl}/jwks` });
+    const before = jwksFetches;
+    const token = await sign(jwksKey, { sub: "u" }, { alg: "ES256", kid: "k1", exp: "5m" });
+    expect(await rejection(verifier.verify(token))).toBe(
+      `token not verified: fetching the key set at ${jwksUrl}/jwks failed: 127.0.0.1 is a loopback address, ` +
+        "which deployed apps may not reach; the platform operator can allow it with --egress-allow / " +
+        `TRELLIS_EGRESS_ALLOW (e.g. ${new URL(jwksUrl).host})`,
+    );
+    expect(jwksFetches).toBe(before);
   });
 
   it("takes JWKS URLs over https only, except on loopback", () => {

@@ -67,6 +67,8 @@ describe("a Go app built with Go and served by the runtime", () => {
       workers: 2,
       maxResultBytes: 2 * 1024 * 1024,
       maxLogBytes: 10_000,
+      // The test API is on loopback: open exactly it.
+      egress: { allow: [`127.0.0.1:${port}`] },
     });
   }, 240_000);
 

@@ -48,6 +48,7 @@ describe("graph connections", () => {
     dispatcher = createHostDispatcher({
       manifest,
       env: { TRELLIS_GRAPH_TARGET: open.address, TRELLIS_GRAPH_KEY: "k1", TRELLIS_ACL_PASSWORD: "password" },
+      egress: { allow: [open.address, secured.address, "127.0.0.1:1"] },
     });
   });
 
@@ -223,4 +224,50 @@ describe("the platform's graph database behind loopback targets", () => {
     );
     expect(performance.now() - started).toBeLessThan(1500);
   }, 30_000);
+});
+
+describe("graph connections under the default (deployed) egress policy", () => {
+  let g: Awaited<ReturnType<typeof startGraph>>;
+
+  beforeAll(async () => {
+    g = await startGraph(false);
+  });
+  afterAll(() => stopGraph(g));
+
+  function dispatcherFor(grpcTarget: string, allow?: string[]): HostDispatcher {
+    const manifest = parseManifest(
+      JSON.stringify({ connections: { graph: { type: "graphdb", grpcTarget } } }),
+    );
+    return createHostDispatcher({ manifest, env: {}, egress: { allow } });
+  }
+
+  it("refuses a loopback target when the host has no graph database of its own to send it to", async () => {
+    const port = g.address.split(":")[1];
+    for (const target of [g.address, `localhost:${port}`, `[::ffff:127.0.0.1]:${port}`]) {
+      const d = dispatcherFor(target);
+      await expect(
+        d.graphQuery(ctx, "graph", "{ q(func: has(name)) { name } }", "{}"),
+        target,
+      ).rejects.toThrow(
+        /is (a loopback address|an IPv4-mapped form of 127\.0\.0\.1, a loopback address), which deployed apps may not reach/,
+      );
+      await d.close();
+    }
+  });
+
+  it("pins the channel to the address the policy checked, the name kept as the authority", async () => {
+    // Only 127.0.0.1 is opened: `localhost` may also resolve to ::1, which stays refused, so the channel
+    // must go to the checked IPv4 address rather than let grpc-js resolve the name again.
+    const port = g.address.split(":")[1];
+    const d = dispatcherFor(`localhost:${port}`, [g.address]);
+    await d.graphMutate(
+      ctx,
+      "graph",
+      JSON.stringify({ mutations: [{ setNquads: '_:n <name> "pinned" .' }] }),
+    );
+    expect(JSON.parse(await d.graphQuery(ctx, "graph", "{ q(func: has(name)) { name } }", "{}"))).toEqual({
+      q: [{ name: "pinned" }],
+    });
+    await d.close();
+  });
 });

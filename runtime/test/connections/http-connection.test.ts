@@ -89,6 +89,8 @@ describe("http connections", () => {
       manifest,
       env: loadEnvFiles(dir, "dev", {}),
       maxResponseBytes: 32 * 1024,
+      // The test server is on loopback: open exactly it.
+      egress: { allow: [new URL(srv.base).host] },
     });
   });
 
@@ -235,12 +237,30 @@ describe("http connections", () => {
     const manifest = parseManifest(
       JSON.stringify({ connections: { gone: { type: "http", baseUrl: `${base}/` } } }),
     );
-    const d = createHostDispatcher({ manifest, env: {} });
+    const d = createHostDispatcher({ manifest, env: {}, egress: { allow: [new URL(base).host] } });
     await expect(d.httpFetch(ctx, `${base}/x`, "GET", [], undefined)).rejects.toThrow(
       `HTTP GET ${base}/x failed: ECONNREFUSED`,
     );
     const [status] = await d.testConnections();
     expect(status).toMatchObject({ name: "gone", reachable: false, authenticated: false });
+    await d.close();
+  });
+
+  it("refuses loopback under the default (deployed) egress policy, sending nothing, and says who can allow it", async () => {
+    const manifest = parseManifest(
+      JSON.stringify({ connections: { local: { type: "http", baseUrl: `${srv.base}/` } } }),
+    );
+    const d = createHostDispatcher({ manifest, env: {} });
+    const seen = srv.seen.length;
+    const port = new URL(srv.base).port;
+    await expect(d.httpFetch(ctx, `${srv.base}/v1/x?secret=1`, "GET", [], undefined)).rejects.toThrow(
+      `HTTP GET ${srv.base}/v1/x refused: 127.0.0.1 is a loopback address, which deployed apps may not reach; ` +
+        `the platform operator can allow it with --egress-allow / TRELLIS_EGRESS_ALLOW (e.g. 127.0.0.1:${port})`,
+    );
+    const [status] = await d.testConnections();
+    expect(status).toMatchObject({ name: "local", reachable: false });
+    expect(status.detail).toContain("127.0.0.1 is a loopback address");
+    expect(srv.seen.length).toBe(seen);
     await d.close();
   });
 });

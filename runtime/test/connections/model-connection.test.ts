@@ -80,6 +80,7 @@ describe("models", () => {
     dispatcher = createHostDispatcher({
       manifest,
       env: { TRELLIS_OPENAI_LIKE_API_KEY: "sk-good", TRELLIS_BADKEY_API_KEY: "sk-bad" },
+      egress: { allow: [new URL(srv.base).host] },
     });
   });
 

@@ -26,7 +26,12 @@ describe("relational connections", () => {
   const myTable = `trellis_people_${suffix}`;
 
   beforeAll(() => {
-    dispatcher = createHostDispatcher({ manifest, env: { TRELLIS_PG_PASSWORD: "" } });
+    dispatcher = createHostDispatcher({
+      manifest,
+      env: { TRELLIS_PG_PASSWORD: "" },
+      // The test databases are on loopback: open exactly their ports (and the closed one).
+      egress: { allow: ["127.0.0.1:5432", "127.0.0.1:3306", "127.0.0.1:1"] },
+    });
   });
 
   afterAll(async () => {
@@ -132,5 +137,49 @@ describe("relational connections", () => {
     expect(by("maria-nobody")).toMatchObject({ reachable: true, authenticated: false });
     expect(by("maria-nobody").detail).toContain("Access denied");
     expect(by("pg-down")).toMatchObject({ reachable: false, authenticated: false });
+  });
+
+  it("refuses the host's own databases under the default (deployed) egress policy, by address, name or socket", async () => {
+    const local = parseManifest(
+      JSON.stringify({
+        connections: {
+          pg: { type: "relationaldb", connStr: "postgres://postgres@127.0.0.1:5432/test" },
+          "pg-name": { type: "relationaldb", connStr: "postgres://postgres@localhost:5432/test" },
+          "pg-socket": {
+            type: "relationaldb",
+            connStr: "postgres://postgres@%2Fvar%2Frun%2Fpostgresql/test",
+          },
+          maria: { type: "relationaldb", connStr: "mysql://root@127.0.0.1:3306/test" },
+          "maria-v6": { type: "relationaldb", connStr: "mysql://root@[::ffff:127.0.0.1]:3306/test" },
+          "maria-socket": {
+            type: "relationaldb",
+            connStr: "mysql://root@localhost/test?socketPath=%2Frun%2Fmysqld%2Fmysqld.sock",
+          },
+        },
+        limits: { timeoutMs: 5000 },
+      }),
+    );
+    const deployed = createHostDispatcher({ manifest: local, env: {} });
+    const allow = "the platform operator can allow it with --egress-allow / TRELLIS_EGRESS_ALLOW";
+    await expect(deployed.sqlQuery(ctx, "pg", "SELECT 1", "[]")).rejects.toThrow(
+      `127.0.0.1 is a loopback address, which deployed apps may not reach; ${allow} (e.g. 127.0.0.1:5432)`,
+    );
+    await expect(deployed.sqlQuery(ctx, "pg-name", "SELECT 1", "[]")).rejects.toThrow(
+      /localhost \((127\.0\.0\.1|::1)\) is a loopback address/,
+    );
+    await expect(deployed.sqlQuery(ctx, "pg-socket", "SELECT 1", "[]")).rejects.toThrow(
+      "/var/run/postgresql/.s.PGSQL.5432 is a Unix socket on this machine, which deployed apps may not reach",
+    );
+    await expect(deployed.sqlQuery(ctx, "maria", "SELECT 1", "[]")).rejects.toThrow(
+      `127.0.0.1 is a loopback address, which deployed apps may not reach; ${allow} (e.g. 127.0.0.1:3306)`,
+    );
+    await expect(deployed.sqlQuery(ctx, "maria-v6", "SELECT 1", "[]")).rejects.toThrow(
+      // mysql2 reads the URL with WHATWG URL, which writes the address in hex.
+      /::ffff:7f00:1 is an IPv4-mapped form of 127\.0\.0\.1, a loopback address/,
+    );
+    await expect(deployed.sqlQuery(ctx, "maria-socket", "SELECT 1", "[]")).rejects.toThrow(
+      "/run/mysqld/mysqld.sock is a Unix socket on this machine",
+    );
+    await deployed.close();
   });
 });
