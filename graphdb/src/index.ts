@@ -46,6 +46,11 @@ export { GALAXY_NAMESPACE } from "./engine/namespace.ts";
 export type { HttpLambdaOptions, LambdaCaller, LambdaRequest } from "./graphql/execution/lambda-caller.ts";
 /** `@lambda` fields served by a Dgraph lambda server (`--lambda-url`). */
 export { httpLambdaCaller } from "./graphql/execution/lambda-caller.ts";
+export {
+  AnswerTooLargeError,
+  DEFAULT_MAX_REMOTE_ANSWER_BYTES,
+  type OutboundFetch,
+} from "./graphql/execution/outbound-fetch.ts";
 export type { GraphQLRequest, GraphQLServiceOptions, StoredSchema } from "./graphql/graphql-service.ts";
 /** The generated GraphQL API of each namespace: `updateSchema`, `storedSchema`, `current`, `execute`. */
 export { GraphQLService } from "./graphql/graphql-service.ts";

@@ -23,6 +23,7 @@ import { fieldResolver, typeResolver } from "./execution/field-resolver.ts";
 import { httpLambdaCaller, LambdaBatcher, type LambdaCaller } from "./execution/lambda-caller.ts";
 import { type MutationWebhook, mutationWebhook } from "./execution/mutation-webhook.ts";
 import { OperationContext } from "./execution/operation-context.ts";
+import type { OutboundFetch } from "./execution/outbound-fetch.ts";
 import { type PlainQueryPlan, planPlainQuery, runPlainQuery } from "./execution/plain-query.ts";
 import { withRemoteResponses } from "./execution/remote-response.ts";
 import { LiveQuery } from "./live-query.ts";
@@ -54,6 +55,14 @@ export interface GraphQLServiceOptions {
   lambdaUrl?: string;
   /** Resolves `@lambda` fields in-process (takes precedence over `lambdaUrl`). */
   lambda?: LambdaCaller;
+  /**
+   * How a tenant's schema reaches other servers: `@custom(http:)` endpoints and the JWKS URLs of
+   * `# Dgraph.Authorization` (default `fetch`: anywhere, as Dgraph). A multi-tenant host passes a fetch
+   * under its egress policy (the platform: `@trellis/runtime`'s `createGuardedFetch`).
+   */
+  fetch?: OutboundFetch;
+  /** Largest answer read from such a server (default 32 MiB, DEFAULT_MAX_REMOTE_ANSWER_BYTES). */
+  maxRemoteAnswerBytes?: number;
   /**
    * Run plain queries (generated query fields over stored data) along a precomputed plan instead of
    * through graphql-js's resolvers (default true; the answers are the same, false is for comparing).
@@ -277,6 +286,7 @@ export class GraphQLService {
         this.lambda === undefined ? undefined : new LambdaBatcher(this.lambda, namespace),
         request.headers,
         this.webhook,
+        { fetch: this.options.fetch, maxAnswerBytes: this.options.maxRemoteAnswerBytes },
       );
     const plan = this.plainPlan(prepared, request);
     if (plan !== undefined) {

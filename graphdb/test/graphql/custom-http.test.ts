@@ -18,6 +18,8 @@ let db: GraphDB;
 let service: GraphQLService;
 let api: Server;
 const seen: { method: string; url: string; body: unknown; auth?: string }[] = [];
+/** What the endless endpoint sent, and whether the client closed the connection. */
+const endless = { bytes: 0, closed: false };
 
 function read(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
@@ -31,6 +33,7 @@ function read(req: IncomingMessage): Promise<string> {
 
 beforeAll(async () => {
   api = createServer(async (req, res) => {
+    if (req.url === "/endless") return streamForever(res);
     const text = await read(req);
     const body = text === "" ? undefined : JSON.parse(text);
     seen.push({ method: req.method ?? "", url: req.url ?? "", body, auth: req.headers.authorization });
@@ -62,6 +65,7 @@ type Person {
 }
 type Query {
   weather(city: String!): Weather @custom(http: { url: "${base}/weather?city=$city", method: GET, forwardHeaders: ["Authorization"] })
+  endless: String @custom(http: { url: "${base}/endless", method: GET })
   double(n: Int!): Int @custom(http: { url: "${base}/graphql", method: POST, graphql: "query($n: Int!) { double(n: $n) }", skipIntrospection: true })
 }`,
   );
@@ -81,6 +85,25 @@ afterAll(async () => {
   api.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** A JSON string that never ends, in 64 KiB chunks as fast as the client reads them. */
+function streamForever(res: import("node:http").ServerResponse): void {
+  endless.bytes = 0;
+  endless.closed = false;
+  res.writeHead(200, { "content-type": "application/json" });
+  res.write('"');
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  const pump = () => {
+    while (!res.destroyed) {
+      endless.bytes += chunk.length;
+      if (!res.write(chunk)) return void res.once("drain", pump);
+    }
+  };
+  res.on("close", () => {
+    endless.closed = true;
+  });
+  pump();
+}
 
 const run = async (query: string, headers?: Record<string, string>) =>
   JSON.parse(JSON.stringify(await service.execute(0, { query, headers })));
@@ -132,5 +155,45 @@ describe("@custom(http:) fields", () => {
       tags: ["x", "y"],
       fixed: 3,
     });
+  });
+});
+
+describe("@custom(http:) answers and outbound requests", () => {
+  it("reads an answer as it streams in and cuts it off at 32 MiB, closing the connection", async () => {
+    const r = await run("{ endless }");
+    expect(r.data).toEqual({ endless: null });
+    expect(r.errors[0].message).toMatch(
+      /^the answer of http:\/\/127\.0\.0\.1:\d+\/endless is larger than the limit of 33554432 bytes$/,
+    );
+    await expect.poll(() => endless.closed, { timeout: 10_000 }).toBe(true);
+    // Cut off near the limit, not read to the end (socket buffers hold a few MiB at most).
+    expect(endless.bytes).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("takes its limit from maxRemoteAnswerBytes", async () => {
+    const small = new GraphQLService(db, { maxRemoteAnswerBytes: 1024 * 1024 });
+    const r = JSON.parse(JSON.stringify(await small.execute(0, { query: "{ endless }" })));
+    expect(r.errors[0].message).toMatch(/is larger than the limit of 1048576 bytes$/);
+  });
+
+  it("sends through the fetch the host hands in, and words its refusal", async () => {
+    const asked: string[] = [];
+    const refusing = new GraphQLService(db, {
+      fetch: async (input) => {
+        asked.push(String(input));
+        throw new TypeError("fetch failed", {
+          cause: new Error("127.0.0.1 is a loopback address, which deployed apps may not reach"),
+        });
+      },
+    });
+    seen.length = 0;
+    const r = JSON.parse(
+      JSON.stringify(await refusing.execute(0, { query: '{ weather(city: "Oslo") { city } }' })),
+    );
+    expect(r.errors[0].message).toMatch(
+      /^Evaluation of custom field failed because external request to http:\/\/127\.0\.0\.1:\d+\/weather\?city=Oslo failed: 127\.0\.0\.1 is a loopback address, which deployed apps may not reach$/,
+    );
+    expect(asked).toHaveLength(1);
+    expect(seen).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GraphDB } from "../../src/engine/graph-db.ts";
-import type { LambdaRequest } from "../../src/graphql/execution/lambda-caller.ts";
+import { httpLambdaCaller, type LambdaRequest } from "../../src/graphql/execution/lambda-caller.ts";
 import { GraphQLService } from "../../src/graphql/graphql-service.ts";
 
 const SCHEMA = `
@@ -161,5 +161,35 @@ describe("@lambda fields", () => {
     ]);
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ resolver: "Author.rank", namespace: 0 });
+  });
+});
+
+describe("a lambda server's answer", () => {
+  it("is read as it streams in and cut off at its limit, the connection closed", async () => {
+    let sent = 0;
+    let closed = false;
+    const endless = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(64 * 1024, "x");
+      const pump = () => {
+        while (!res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+      };
+      res.on("close", () => {
+        closed = true;
+      });
+      pump();
+    });
+    await new Promise<void>((r) => endless.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`;
+    const call = httpLambdaCaller(url, { maxResponseBytes: 1024 * 1024 });
+    await expect(call({ resolver: "Query.big", parents: null, args: {} })).rejects.toThrow(
+      "lambda answer for Query.big is larger than the limit of 1048576 bytes",
+    );
+    await expect.poll(() => closed, { timeout: 10_000 }).toBe(true);
+    expect(sent).toBeLessThan(32 * 1024 * 1024);
+    endless.close();
   });
 });

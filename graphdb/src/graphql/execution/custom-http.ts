@@ -3,9 +3,16 @@
  * are templates over the field's arguments (`$arg`) or, on a type's field, the parent's fields
  * (`$field`); `graphql:` makes the endpoint a GraphQL server sent `{query, variables}`; `mode: BATCH` sends
  * one request for all the parents of a level, with a list body, answered by a list. Headers named in
- * `forwardHeaders` are copied from the incoming request.
+ * `forwardHeaders` are copied from the incoming request. Requests go through the service's outbound fetch
+ * (outbound-fetch.ts), redirects are errors, and answers are cut off at the remote-answer limit.
  */
 import { type ConstDirectiveNode, type FieldDefinitionNode, parseValue, valueFromASTUntyped } from "graphql";
+import {
+  DEFAULT_MAX_REMOTE_ANSWER_BYTES,
+  fetchFailure,
+  type OutboundFetch,
+  readBoundedText,
+} from "./outbound-fetch.ts";
 
 export interface CustomHttp {
   url: string;
@@ -67,24 +74,35 @@ export interface CustomCall {
   /** The field name, to unwrap `data.<field>` of a GraphQL endpoint. */
   field: string;
   timeoutMs?: number;
+  /** How the endpoint is reached (default `fetch`). */
+  fetch?: OutboundFetch;
+  /** Largest answer read (default DEFAULT_MAX_REMOTE_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
 }
 
-async function send(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body: unknown,
-  timeoutMs: number,
-) {
-  const res = await fetch(url, {
-    method,
-    headers,
-    body: body === undefined || method === "GET" ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
-    redirect: "error",
-  });
-  const text = await res.text();
-  if (text.length > 32 * 1024 * 1024) throw new Error(`the answer of ${url} is larger than 32 MiB`);
+interface Outbound {
+  headers: Record<string, string>;
+  timeoutMs: number;
+  fetch: OutboundFetch;
+  maxAnswerBytes: number;
+}
+
+async function send(url: string, method: string, body: unknown, out: Outbound) {
+  let res: Response;
+  try {
+    res = await out.fetch(url, {
+      method,
+      headers: out.headers,
+      body: body === undefined || method === "GET" ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(out.timeoutMs),
+      redirect: "error",
+    });
+  } catch (e) {
+    throw new Error(
+      `Evaluation of custom field failed because external request to ${url} failed: ${fetchFailure(e)}`,
+    );
+  }
+  const text = await readBoundedText(res, out.maxAnswerBytes, `the answer of ${url}`);
   if (!res.ok)
     throw new Error(
       `Evaluation of custom field failed because external request returned an error: ${res.status} ${text.slice(0, 200)}`,
@@ -100,16 +118,20 @@ export async function callCustomHttp(call: CustomCall): Promise<unknown[]> {
     const v = call.headers[name.toLowerCase()];
     if (v !== undefined) headers[name] = v;
   }
-  const timeoutMs = call.timeoutMs ?? 60_000;
+  const out: Outbound = {
+    headers,
+    timeoutMs: call.timeoutMs ?? 60_000,
+    fetch: call.fetch ?? fetch,
+    maxAnswerBytes: call.maxAnswerBytes ?? DEFAULT_MAX_REMOTE_ANSWER_BYTES,
+  };
   if (config.graphql !== undefined) {
     return Promise.all(
       call.values.map(async (values) => {
         const answer = (await send(
           config.url,
           "POST",
-          headers,
           { query: config.graphql, variables: values },
-          timeoutMs,
+          out,
         )) as {
           data?: Record<string, unknown>;
           errors?: { message: string }[];
@@ -122,7 +144,7 @@ export async function callCustomHttp(call: CustomCall): Promise<unknown[]> {
   }
   if (config.mode === "BATCH") {
     const body = call.values.map((v) => (config.body === undefined ? v : fillBody(config.body, v)));
-    const answer = await send(fillUrl(config.url, {}), config.method, headers, body, timeoutMs);
+    const answer = await send(fillUrl(config.url, {}), config.method, body, out);
     if (!Array.isArray(answer) || answer.length !== call.values.length) {
       throw new Error(
         `Evaluation of custom field failed because expected ${call.values.length} results in the batch answer`,
@@ -135,9 +157,8 @@ export async function callCustomHttp(call: CustomCall): Promise<unknown[]> {
       send(
         fillUrl(config.url, values),
         config.method,
-        headers,
         config.body === undefined ? undefined : fillBody(config.body, values),
-        timeoutMs,
+        out,
       ),
     ),
   );

@@ -99,7 +99,13 @@ async function resolveCustom(
   info: GraphQLResolveInfo,
   record: Record<string, unknown> | undefined,
 ): Promise<unknown> {
-  const call = { config, headers: ctx.headers, field: info.fieldName, timeoutMs: ctx.timeoutMs };
+  const call = {
+    config,
+    headers: ctx.headers,
+    field: info.fieldName,
+    timeoutMs: ctx.timeoutMs,
+    ...ctx.outbound,
+  };
   if (record === undefined) return markByName((await callCustomHttp({ ...call, values: [args] }))[0]);
   const type = ctx.build.model.types.get(info.parentType.name);
   const values = { ...(type === undefined ? record : lambdaParent(type, record)), ...args };

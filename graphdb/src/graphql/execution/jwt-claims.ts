@@ -8,6 +8,12 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify } from "jose";
 import type { AuthorizationConfig, JsonWebKeyEntry } from "../schema/authorization-config.ts";
+import {
+  DEFAULT_MAX_REMOTE_ANSWER_BYTES,
+  fetchFailure,
+  type OutboundFetch,
+  readBoundedText,
+} from "./outbound-fetch.ts";
 
 export type Claims = Readonly<Record<string, unknown>>;
 
@@ -39,6 +45,7 @@ function tokenOf(
 export async function verifiedClaims(
   config: AuthorizationConfig | undefined,
   headers: Record<string, string | undefined>,
+  outbound: JwksFetch = {},
 ): Promise<Claims | undefined> {
   if (config === undefined) return undefined;
   const token = tokenOf(config, headers);
@@ -49,7 +56,9 @@ export async function verifiedClaims(
   let payload: JWTPayload;
   try {
     payload =
-      config.jwkUrls.length > 0 ? await verifyWithJwks(config, token) : await verifyWithKey(config, token);
+      config.jwkUrls.length > 0
+        ? await verifyWithJwks(config, token, outbound)
+        : await verifyWithKey(config, token);
   } catch (e) {
     if (e instanceof JwksFetchError) throw new Error(e.message);
     throw new Error(`unable to parse jwt token:${reason(e)}`);
@@ -59,6 +68,12 @@ export async function verifiedClaims(
 }
 
 class JwksFetchError extends Error {}
+
+/** How JWK sets are fetched: the service's outbound fetch and answer limit (defaults: `fetch`, 32 MiB). */
+export interface JwksFetch {
+  fetch?: OutboundFetch;
+  maxAnswerBytes?: number;
+}
 
 async function verifyWithKey(config: AuthorizationConfig, token: string): Promise<JWTPayload> {
   const alg = headerAlg(token);
@@ -76,13 +91,17 @@ function headerAlg(token: string): string {
 }
 
 /** Tries each JWK URL's key set in turn; the last failure is reported when none verifies the token. */
-async function verifyWithJwks(config: AuthorizationConfig, token: string): Promise<JWTPayload> {
+async function verifyWithJwks(
+  config: AuthorizationConfig,
+  token: string,
+  outbound: JwksFetch,
+): Promise<JWTPayload> {
   const alg = headerAlg(token);
   const kid = decodeProtectedHeader(token).kid;
   if (kid === undefined) throw new Error("kid not present in JWT");
   let last: unknown;
   for (const url of config.jwkUrls) {
-    const keys = await jwkSet(config, url);
+    const keys = await jwkSet(config, url, outbound);
     const jwk = keys.find((k) => k.kid === kid);
     if (jwk === undefined) {
       last = new Error("Invalid kid");
@@ -103,13 +122,28 @@ async function verifyWithJwks(config: AuthorizationConfig, token: string): Promi
 }
 
 /** A URL's JWK set, fetched (with a timeout) when not cached or when its `max-age` ran out. */
-async function jwkSet(config: AuthorizationConfig, url: string): Promise<JsonWebKeyEntry[]> {
+async function jwkSet(
+  config: AuthorizationConfig,
+  url: string,
+  outbound: JwksFetch,
+): Promise<JsonWebKeyEntry[]> {
   const cached = config.jwksCache.get(url);
   if (cached !== undefined && cached.expires > Date.now()) return cached.keys;
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(JWKS_TIMEOUT_MS) });
+    let res: Response;
+    try {
+      res = await (outbound.fetch ?? fetch)(url, {
+        signal: AbortSignal.timeout(JWKS_TIMEOUT_MS),
+        redirect: "error",
+      });
+    } catch (e) {
+      throw new Error(fetchFailure(e));
+    }
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const body = (await res.json()) as { keys?: JsonWebKeyEntry[] };
+    const maxBytes = outbound.maxAnswerBytes ?? DEFAULT_MAX_REMOTE_ANSWER_BYTES;
+    const body = JSON.parse(await readBoundedText(res, maxBytes, `the JWK set at ${url}`)) as {
+      keys?: JsonWebKeyEntry[];
+    };
     const keys = Array.isArray(body.keys) ? body.keys : [];
     const maxAge = /max-age=(\d+)/i.exec(res.headers.get("cache-control") ?? "");
     const expires = maxAge === null ? Number.POSITIVE_INFINITY : Date.now() + Number(maxAge[1]) * 1000;

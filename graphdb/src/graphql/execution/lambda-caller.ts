@@ -9,6 +9,7 @@
  * multi-tenant host can route to the namespace's owner), and per-parent failures: an `Error` in the
  * answer array fails that parent's field only, where a thrown error fails the field of every parent.
  */
+import { DEFAULT_MAX_REMOTE_ANSWER_BYTES, readBoundedText } from "./outbound-fetch.ts";
 import { TickBatcher } from "./tick-batcher.ts";
 
 export interface LambdaRequest {
@@ -38,7 +39,7 @@ export interface HttpLambdaOptions {
 /** A caller that POSTs to a lambda server URL. */
 export function httpLambdaCaller(url: string, options: HttpLambdaOptions = {}): LambdaCaller {
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const maxBytes = options.maxResponseBytes ?? 32 * 1024 * 1024;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_REMOTE_ANSWER_BYTES;
   return async (request) => {
     const res = await fetch(url, {
       method: "POST",
@@ -53,14 +54,8 @@ export function httpLambdaCaller(url: string, options: HttpLambdaOptions = {}): 
       signal: AbortSignal.timeout(timeoutMs),
       redirect: "error",
     });
-    const declared = Number(res.headers.get("content-length"));
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await res.body?.cancel();
-      throw new Error(`lambda answer for ${request.resolver} is larger than ${maxBytes} bytes`);
-    }
-    const text = await res.text();
-    if (text.length > maxBytes)
-      throw new Error(`lambda answer for ${request.resolver} is larger than ${maxBytes} bytes`);
+    // Read as it streams in: an endless answer is cut off at the limit, its connection cancelled.
+    const text = await readBoundedText(res, maxBytes, `lambda answer for ${request.resolver}`);
     if (!res.ok)
       throw new Error(`lambda ${request.resolver} answered HTTP ${res.status}: ${text.slice(0, 200)}`);
     return text === "" ? null : JSON.parse(text);

@@ -4,7 +4,7 @@ import type { GraphQLSchemaBuild } from "../schema/build-graphql-schema.ts";
 import { AuthSession } from "./auth-filter.ts";
 import { type CustomCall, callCustomHttp } from "./custom-http.ts";
 import { DqlTransaction, type ReadOptions } from "./dql-transaction.ts";
-import { verifiedClaims } from "./jwt-claims.ts";
+import { type JwksFetch, verifiedClaims } from "./jwt-claims.ts";
 import type { LambdaBatcher } from "./lambda-caller.ts";
 import type { MutationWebhook } from "./mutation-webhook.ts";
 import { TickBatcher } from "./tick-batcher.ts";
@@ -24,13 +24,17 @@ export class OperationContext {
     readonly headers: Record<string, string | undefined> = {},
     /** Where `@lambdaOnMutate` events go; undefined when no lambda server is configured. */
     readonly webhook?: MutationWebhook,
+    /** How `@custom(http:)` endpoints and JWK sets are fetched, and the largest answer read. */
+    readonly outbound: JwksFetch = {},
   ) {}
 
   /** `@custom(http:)` calls of a type's field in BATCH mode, gathered per level. */
   readonly customBatches = new TickBatcher<
     { call: Omit<CustomCall, "values">; values: Record<string, unknown> },
     unknown
-  >(async (_key, inputs) => callCustomHttp({ ...inputs[0].call, values: inputs.map((i) => i.values) }));
+  >(async (_key, inputs) =>
+    callCustomHttp({ ...inputs[0].call, ...this.outbound, values: inputs.map((i) => i.values) }),
+  );
 
   /** The operation's verified JWT claims and `@auth` rules, once `authorize` has run. */
   auth: AuthSession | undefined;
@@ -38,10 +42,12 @@ export class OperationContext {
 
   /** Verifies the request's JWT (once per operation); throws with Dgraph's reason when it is refused. */
   authorize(): Promise<AuthSession> {
-    this.authorizing ??= verifiedClaims(this.build.authorization, this.headers).then((claims) => {
-      this.auth = new AuthSession(this.build, claims);
-      return this.auth;
-    });
+    this.authorizing ??= verifiedClaims(this.build.authorization, this.headers, this.outbound).then(
+      (claims) => {
+        this.auth = new AuthSession(this.build, claims);
+        return this.auth;
+      },
+    );
     return this.authorizing;
   }
 
