@@ -1,4 +1,5 @@
 import type { LambdaCaller } from "@trellis/graphdb";
+import type { EgressOptions } from "@trellis/runtime";
 
 /**
  * The seam between the platform and the function runtime. The platform never loads a build itself: it
@@ -35,6 +36,11 @@ export interface LoadApp {
    * Absent when the platform serves no graph database.
    */
   graphdb?: string;
+  /**
+   * Where the app's connections may go: the platform's egress policy (plain data). The runtime must
+   * refuse what it refuses; absent means the `deployed` policy without allow entries.
+   */
+  egress?: EgressOptions;
   onExecution: (execution: ExecutionRecord) => void;
 }
 

@@ -30,6 +30,10 @@ Options:
   --metrics-host <address>  listen address of --metrics-port (env TRELLIS_METRICS_HOST; default 127.0.0.1)
   --trust-proxy <list>      reverse proxies whose X-Forwarded-For gives the client address, e.g.
                             127.0.0.1 or 10.0.0.0/8 (env TRELLIS_TRUST_PROXY; default: none)
+  --egress-allow <list>     addresses deployed apps may reach although they are loopback, private or
+                            this machine's: CIDRs, IPs or hostnames, each with an optional :port, e.g.
+                            10.0.0.0/8,db.internal:5432,127.0.0.1:11434 (env TRELLIS_EGRESS_ALLOW;
+                            default: none, apps reach public addresses only)
   --no-demo                 do not deploy the demo app on first start
   --no-node-permissions     serve without Node's permission model (env TRELLIS_NODE_PERMISSIONS=off;
                             default: the server may read only its code and data, write only its data)
@@ -68,6 +72,7 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       "metrics-port": { type: "string" },
       "metrics-host": { type: "string" },
       "trust-proxy": { type: "string" },
+      "egress-allow": { type: "string" },
       "no-demo": { type: "boolean" },
       "no-node-permissions": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -107,6 +112,10 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
     consoleDir: values["console-dir"],
     metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: metricsHost || "127.0.0.1" },
     trustProxy: values["trust-proxy"] ?? (env.TRELLIS_TRUST_PROXY || undefined),
+    // Checked by startPlatform (the runtime's parser): this module stays free of the runtime.
+    egress: {
+      allow: (values["egress-allow"] ?? env.TRELLIS_EGRESS_ALLOW ?? "").split(/[\s,]+/).filter(Boolean),
+    },
   };
 }
 

@@ -17,11 +17,16 @@ export interface DemoApp {
   curl: string;
 }
 
-/** Placeholder values so the template's connections resolve; edit them in the console's Environment tab. */
+/**
+ * Placeholder values so the template's http connections resolve; edit them in the console's Environment
+ * tab. `TRELLIS_DB_DATABASE_URL` is left unset: there is no database to give the demo (the host's own is
+ * not the tenant's, and deployed apps may not reach loopback anyway), so `getTableCount` answers "missing
+ * environment variable TRELLIS_DB_DATABASE_URL … set it in the platform's environment variables for the
+ * app" until the user sets one, and everything else works.
+ */
 const DEMO_ENV: Record<string, string> = {
   TRELLIS_QUOTES_API_KEY: "demo-key",
   TRELLIS_OPENAI_API_KEY: "set-me-in-the-console",
-  TRELLIS_DB_DATABASE_URL: "postgres://postgres@127.0.0.1:5432/postgres",
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { OutboundFetch } from "@trellis/graphdb";
 import type { Logger } from "pino";
 import type { AuthThrottle } from "./api/auth-throttle.ts";
 import type { Deployer } from "./deploy/deployer.ts";
@@ -26,6 +27,11 @@ export interface PlatformContext {
   adminToken: string;
   /** Backoff per client address for failed token checks (control plane, /metrics, /admin/slash). */
   authThrottle: AuthThrottle;
+  /**
+   * The fetch for what a tenant names outside its functions, on this thread (its users' JWKS endpoints):
+   * under the egress policy, so it reaches no loopback or private address the operator did not allow.
+   */
+  outboundFetch: OutboundFetch;
   /** The GraphQL endpoint of an app, as shown to users. */
   appUrl(app: string): string;
   /** Deployed apps' static sites and manifest settings, by deployment. */

@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
+import { createGuardedFetch, type EgressOptions } from "@trellis/runtime";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { type Logger, pino } from "pino";
 import { slashRoute } from "./admin/slash-route.ts";
@@ -97,6 +98,13 @@ export interface PlatformOptions {
   trustProxy?: string;
   /** Backoff of failed token checks per client address (defaults: `DEFAULT_AUTH_THROTTLE`). */
   authThrottle?: Partial<AuthThrottleOptions>;
+  /**
+   * Where deployed apps may connect (their http, relationaldb, graphdb and model connections, JWKS
+   * endpoints, `@custom(http:)` fields of their graph schema). Default: the `deployed` policy, which
+   * refuses loopback, private, link-local and this machine's own addresses; `allow` opens CIDRs, IPs or
+   * hostnames, each with an optional port (`--egress-allow`, `TRELLIS_EGRESS_ALLOW`).
+   */
+  egress?: EgressOptions;
   runtime: AppRuntime;
   logger?: Logger;
 }
@@ -139,6 +147,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   try {
     const store = await MetadataStore.open(sql, cipher);
     closers.push(() => store.close());
+    // Throws on an allow entry it cannot read, before anything serves.
+    const egress = options.egress ?? {};
+    const outboundFetch = createGuardedFetch(egress);
+    closers.push(() => outboundFetch.close());
 
     const metrics = new PlatformMetrics();
     const graphOptions = options.graphdb ?? {};
@@ -154,6 +166,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       onRestart: () => metrics.graphRestarts.inc(),
       // Called once serving (ctx is set by then): the functions of the app owning the namespace.
       lambda: (request) => appLambdaCaller(ctx)(request),
+      egress,
     });
     closers.push(() => graph.close());
     const graphdb = {
@@ -176,6 +189,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       metrics,
       logger,
       idleMs,
+      egress,
       // An app's graphdb connections to this machine reach its own namespace, as its groot.
       graphConnection: async (app) => {
         const { namespace, password } = await namespaces.of(app);
@@ -220,6 +234,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       namespaces,
       adminToken,
       authThrottle: new AuthThrottle(options.authThrottle),
+      outboundFetch,
       appUrl: (app) => `${options.publicUrl ?? baseUrl}/apps/${app}/graphql`,
       sites,
       siteUrl: (app, preview) =>
@@ -257,6 +272,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         url: baseUrl,
         dataDir,
         metadata: databaseUrl ? "postgresql" : "pglite",
+        egress: { mode: egress.mode ?? "deployed", allow: egress.allow ?? [] },
         ...graphdb,
         ...(metricsUrl ? { metricsUrl } : {}),
       },

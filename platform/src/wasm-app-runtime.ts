@@ -34,11 +34,12 @@ export function createWasmAppRuntime(options: WasmAppRuntimeOptions = {}): AppRu
       const { functions } = await prepareUploadedBuild(buildDir, { ceilings });
       return { functions };
     },
-    async loadApp(buildDir, { appName, env, graphdb, onExecution }) {
+    async loadApp(buildDir, { appName, env, graphdb, egress, onExecution }) {
       const app = await loadApp(buildDir, {
         appName,
         env,
         loopbackGraphdb: graphdb,
+        egress: egress ?? {},
         workers: options.workers,
         maxResultBytes,
         maxLogBytes,

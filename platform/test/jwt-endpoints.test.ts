@@ -52,12 +52,14 @@ describe("endpoints with auth: jwt", () => {
   beforeAll(async () => {
     signer = await generateKeyPair("RS256");
     stranger = await generateKeyPair("RS256");
-    t = await startTestPlatform();
-    // The identity provider's key set, on loopback (the one place plain http is allowed).
+    // The identity provider's key set, on loopback (the one place plain http is allowed), which the
+    // operator opens exactly.
     const jwk = { ...(await exportJWK(signer.publicKey)), kid: "idp-1", alg: "RS256" };
     jwks = createServer((_req, res) => res.writeHead(200).end(JSON.stringify({ keys: [jwk] })));
     await new Promise<void>((r) => jwks.listen(0, "127.0.0.1", r));
-    jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
+    const jwksHost = `127.0.0.1:${(jwks.address() as AddressInfo).port}`;
+    jwksUrl = `http://${jwksHost}/.well-known/jwks.json`;
+    t = await startTestPlatform({ egress: { allow: [jwksHost] } });
     for (const name of ["shop", "keyless", "idp"]) {
       const created = await t.api("POST", "/api/apps", { name });
       const archive = await t.archive({ manifest: MANIFEST, schema: SCHEMA, resolvers: resolvers("v1") });

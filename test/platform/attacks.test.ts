@@ -115,6 +115,8 @@ describe("attacks on the platform fail, and neighbours do not notice", () => {
       graphdb: { httpPort: 0, grpcPort: 0 },
       logger: pino({ level: "silent" }),
       runtime: createWasmAppRuntime(),
+      // The tenant's MariaDB is this machine's: the operator opens exactly it.
+      egress: { allow: ["127.0.0.1:3306"] },
     });
     for (const [app, build] of [
       ["victim", victimBuild],

@@ -17,6 +17,7 @@ import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWasmAppRuntime, type RunningPlatform, startPlatform } from "../../platform/src/index.ts";
 import { buildApp } from "../../runtime/src/index.ts";
+import { freePort } from "../support/loopback-apis.ts";
 import { duringNeighbourLoad } from "./neighbour-latency.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions that read them
@@ -114,14 +115,18 @@ describe("graph database attacks through a tenant's connections fail, and neighb
 
   beforeAll(async () => {
     tmp = await mkdtemp(join(tmpdir(), "trellis-graph-attacks-"));
+    // The apps' http connection goes to the graph database's HTTP port on this machine: the operator
+    // opens exactly that port.
+    const graphHttpPort = await freePort();
     platform = await startPlatform({
       port: 0,
       host: "127.0.0.1",
       dataDir: join(tmp, "data"),
       adminToken: `admin-${randomBytes(24).toString("hex")}`,
-      graphdb: { httpPort: 0, grpcPort: 0 },
+      graphdb: { httpPort: graphHttpPort, grpcPort: 0 },
       logger: pino({ level: "silent" }),
       runtime: createWasmAppRuntime(),
+      egress: { allow: [`127.0.0.1:${graphHttpPort}`] },
     });
     const base = `${platform.graphdb.httpUrl}/`;
     const manifest = {

@@ -111,6 +111,8 @@ export function getEchoedAuth(): string {
       graphdb: { httpPort: 0, grpcPort: 0 },
       logger: pino({ level: "silent" }),
       runtime: createWasmAppRuntime(),
+      // The echo app's API is on this machine: the operator opens exactly it.
+      egress: { allow: [`127.0.0.1:${echoPort}`] },
     });
   }, 120_000);
 
@@ -131,6 +133,9 @@ export function getEchoedAuth(): string {
     const r = await gql("hello", '{ sayHello(name: "Trellis") }', demo?.apiKey);
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ sayHello: "Hello, Trellis!" });
+    // No database is given to the demo (never the host's own): the function that needs one says what to set.
+    const count = await gql("hello", "{ tableCount }", demo?.apiKey);
+    expect(count.body.errors[0].message).toContain("missing environment variable TRELLIS_DB_DATABASE_URL");
     expect(demo?.curl).toContain(demo?.endpoint);
     // Not on a later start: an app exists.
     expect(

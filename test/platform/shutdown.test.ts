@@ -57,6 +57,9 @@ export function addNote(text: string): i32 {
         "--data",
         join(tmp, "data"),
         "--no-demo",
+        // The app's MariaDB is this machine's: opened explicitly.
+        "--egress-allow",
+        "127.0.0.1:3306",
         "--graphdb-port",
         String(await freePort()),
         "--graphdb-grpc-port",

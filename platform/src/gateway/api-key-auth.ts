@@ -20,7 +20,7 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 export function apiKeyAuth(ctx: PlatformContext) {
   const touched = new Map<string, number>();
-  const jwtVerifiers = new AppJwtVerifiers(ctx.store);
+  const jwtVerifiers = new AppJwtVerifiers(ctx.store, ctx.outboundFetch);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const app = requestedApp(request);
     const { deploymentId, path = "" } = request.gatewayApp ?? {};

@@ -1,4 +1,5 @@
 import type { LambdaRequest } from "@trellis/graphdb";
+import type { EgressOptions } from "@trellis/runtime";
 import type { Logger } from "pino";
 import type { AppRuntime, ExecutionRecord, LoadedApp, RequestAuth } from "../app-runtime.ts";
 import type { DeploymentStore } from "../deploy/deployment-store.ts";
@@ -25,6 +26,8 @@ export interface AppInstancesOptions {
   logger: Logger;
   /** Idle time after which an app is unloaded (scale to zero). */
   idleMs: number;
+  /** Where apps' connections may go (the runtime's egress policy, as plain options). */
+  egress?: EgressOptions;
   /** The app's own graph database connection (`dgraph://`, with its credentials), if the platform serves one. */
   graphConnection?: (app: string) => Promise<string | undefined>;
 }
@@ -151,6 +154,7 @@ export class AppInstances {
         appName: app,
         env,
         ...(graphdb ? { graphdb } : {}),
+        egress: this.options.egress ?? {},
         onExecution: (e) => this.record(app, e),
       });
     })();

@@ -1,4 +1,4 @@
-import { createJwtVerifier, JWT_ENV, type JwtVerifier } from "@trellis/runtime";
+import { createJwtVerifier, JWT_ENV, type JwtVerifier, type OutboundFetch } from "@trellis/runtime";
 import type { MetadataStore } from "../store/metadata-store.ts";
 
 /** How stale an app's JWT settings may be: env var changes (on any node) are seen within this. */
@@ -15,13 +15,16 @@ interface Entry {
 /**
  * Each app's verifier of its users' JWTs, made from its env vars (`TRELLIS_JWT_*`, see the runtime's
  * jwt-settings.ts). The env vars are re-read at most every SETTINGS_TTL_MS; the verifier, and the JWKS it
- * fetched, is kept until they change.
+ * fetched, is kept until they change. Key sets are fetched under the platform's egress policy (`fetch`).
  */
 export class AppJwtVerifiers {
   private readonly entries = new Map<string, Entry>();
   private readonly reading = new Map<string, Promise<JwtVerifier>>();
 
-  constructor(private readonly store: MetadataStore) {}
+  constructor(
+    private readonly store: MetadataStore,
+    private readonly fetch: OutboundFetch,
+  ) {}
 
   forApp(app: string): Promise<JwtVerifier> {
     const entry = this.entries.get(app);
@@ -38,7 +41,8 @@ export class AppJwtVerifiers {
     const env = await this.store.envFor(app);
     const jwtEnv = Object.fromEntries(Object.values(JWT_ENV).map((name) => [name, env[name]]));
     const settings = JSON.stringify(jwtEnv);
-    const verifier = entry?.settings === settings ? entry.verifier : createJwtVerifier(jwtEnv);
+    const verifier =
+      entry?.settings === settings ? entry.verifier : createJwtVerifier(jwtEnv, { fetch: this.fetch });
     if (!entry && this.entries.size >= MAX_APPS) this.entries.clear();
     this.entries.set(app, { settings, verifier, checkedAt: Date.now() });
     return verifier;

@@ -19,6 +19,7 @@ import {
   GraphQLService,
   type LambdaCaller,
 } from "@trellis/graphdb";
+import { createGuardedFetch, type EgressOptions } from "@trellis/runtime/egress";
 import { pino } from "pino";
 import type { GraphOperations } from "./graph-operations.ts";
 import {
@@ -40,6 +41,8 @@ export interface GraphWorkerData {
   logLevel: string;
   /** Per-operation time budget of the console's GraphQL operations. */
   consoleGraphQLTimeoutMs: number;
+  /** Where a tenant's schema may reach (`@custom(http:)`, `@auth` JWKS): the platform's egress policy. */
+  egress: EgressOptions;
   /** Serve HTTP and gRPC; absent: the engine alone, for the console. */
   serve?: { httpPort: number; grpcPort: number; host: string; aclSecret: Uint8Array };
 }
@@ -106,14 +109,22 @@ async function start(): Promise<() => Promise<void>> {
   };
   try {
     await db.engine.setGrootPassword(GALAXY_NAMESPACE, data.grootPassword);
-    const graphql = new GraphQLService(db.engine, { timeoutMs: data.consoleGraphQLTimeoutMs, lambda });
+    // A tenant's schema reaches other servers only under the egress policy, on both paths.
+    const fetch = createGuardedFetch(data.egress);
+    closers.push(() => fetch.close());
+    const graphql = new GraphQLService(db.engine, { timeoutMs: data.consoleGraphQLTimeoutMs, lambda, fetch });
     const ops = operations(db.engine, graphql);
     port.on("message", (message: ToGraphWorker) => void handle(ops, message, close));
     let httpPort = 0;
     let grpcPort = 0;
     if (data.serve) {
       const { aclSecret, host } = data.serve;
-      const http = createHttpServer(db.engine, { requireAuth: true, aclSecret, logger, graphql: { lambda } });
+      const http = createHttpServer(db.engine, {
+        requireAuth: true,
+        aclSecret,
+        logger,
+        graphql: { lambda, fetch },
+      });
       httpPort = (await http.listen(data.serve.httpPort, host)).port;
       closers.push(() => http.close());
       const grpc = createGrpcServer(db.engine, { requireAuth: true, aclSecret, logger });

@@ -15,6 +15,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { DgraphError, type LambdaCaller } from "@trellis/graphdb";
+import type { EgressOptions } from "@trellis/runtime/egress";
 import type { Logger } from "pino";
 import { displayHost } from "../display-host.ts";
 import { deriveSecret } from "../secrets/derived-secret.ts";
@@ -44,6 +45,11 @@ export interface PlatformGraphOptions {
   onRestart?: () => void;
   /** Serves the `@lambda` fields of the database's `/graphql` and the console's (app-lambdas.ts). */
   lambda?: LambdaCaller;
+  /**
+   * Where a tenant's schema may reach (`@custom(http:)`, `@auth` JWKS): the platform's egress policy, as
+   * plain data, rebuilt in the worker (default: `deployed`).
+   */
+  egress?: EgressOptions;
 }
 
 export interface PlatformGraph {
@@ -79,6 +85,7 @@ export async function openPlatformGraph(options: PlatformGraphOptions): Promise<
     grootPassword: await loadGrootPassword(grootPasswordFile, logger),
     logLevel: logger.level,
     consoleGraphQLTimeoutMs: CONSOLE_GRAPHQL_TIMEOUT_MS,
+    egress: options.egress ?? {},
     ...(options.serve
       ? {
           serve: {
