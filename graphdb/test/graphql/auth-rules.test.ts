@@ -61,9 +61,12 @@ async function hsToken(claims: Record<string, unknown>, opts: { exp?: string | n
   return jwt.sign(new TextEncoder().encode(SECRET));
 }
 
-async function serviceWith(sdl: string): Promise<{ db: GraphDB; service: GraphQLService }> {
+async function serviceWith(
+  sdl: string,
+  options?: ConstructorParameters<typeof GraphQLService>[1],
+): Promise<{ db: GraphDB; service: GraphQLService }> {
   const db = new GraphDB({ dir: tempDir() });
-  const service = new GraphQLService(db);
+  const service = new GraphQLService(db, options);
   await service.updateSchema(0, sdl);
   return { db, service };
 }
@@ -377,6 +380,32 @@ describe("@auth with RS256", () => {
     expect((await run(await rsToken({ ROLE: "ADMIN" }))).errors?.[0].message).toBe(
       "couldn't rewrite query queryTodo because unable to parse jwt token:kid not present in JWT",
     );
+    await db.close();
+  });
+
+  it("fetches the JWK set through the fetch the host hands in, and words its refusal", async () => {
+    const config = `# Dgraph.Authorization ${JSON.stringify({ JWKUrl: jwksUrl, Header: "X-Test-Auth", Namespace: NS, Audience: ["todo-app"] })}`;
+    const asked: string[] = [];
+    const { db, service } = await serviceWith(`${TYPES}\n${config}\n`, {
+      fetch: async (input) => {
+        asked.push(String(input));
+        throw new TypeError("fetch failed", { cause: new Error("127.0.0.1 is a loopback address") });
+      },
+    });
+    const before = fetches;
+    const result = JSON.parse(
+      JSON.stringify(
+        await service.execute(0, {
+          query: "{ queryTodo { text } }",
+          headers: { "x-test-auth": await rsToken({ ROLE: "ADMIN" }, "key-1") },
+        }),
+      ),
+    ) as Result;
+    expect(result.errors?.[0].message).toBe(
+      "couldn't rewrite query queryTodo because while refreshing JWK from the URL: 127.0.0.1 is a loopback address",
+    );
+    expect(new Set(asked)).toEqual(new Set([jwksUrl]));
+    expect(fetches).toBe(before);
     await db.close();
   });
 });
