@@ -34,7 +34,7 @@ export const graphCapability: CapabilityFactory<"graphQuery" | "graphMutate" | "
     calls: {
       graphQuery: (ctx, connection, query, vars) =>
         trace.onConnection(ctx, "graphQuery", connection, async () =>
-          JSON.stringify(await client(connection).query(query, parseJsonObject(vars, "vars"), ctx.deadline)),
+          client(connection).query(query, parseJsonObject(vars, "vars"), ctx.deadline),
         ),
       graphMutate: (ctx, connection, request) =>
         trace.onConnection(ctx, "graphMutate", connection, async () =>

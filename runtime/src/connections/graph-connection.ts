@@ -151,13 +151,17 @@ export class GraphClient {
   /**
    * A read-only query; `vars` maps `$name` to a string (numbers and booleans are stringified). `deadline`
    * (epoch ms, the function call's) ends it sooner than the connection's timeout; the server stops the
-   * query when the gRPC deadline passes.
+   * query when the gRPC deadline passes. Answers the `data` JSON text as the server sent it: the host
+   * never parses an answer only to write it out again for the guest.
    */
-  async query(query: string, vars: Record<string, unknown>, deadline?: number): Promise<unknown> {
+  async query(query: string, vars: Record<string, unknown>, deadline?: number): Promise<string> {
     const client = await this.ready();
     const txn = client.newTxn({ readOnly: true });
     const res = await txn.queryWithVars(query, stringVars(vars), this.metadata(), this.callOptions(deadline));
-    return res.getJson() ?? {};
+    const json = res.getJson_asU8();
+    return json.byteLength === 0
+      ? "{}"
+      : Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString("utf8");
   }
 
   /** Mutations (an upsert when `query` is given), committed at once. */
