@@ -7,6 +7,7 @@ import { isAbsolute } from "node:path";
 import { parseArgs } from "node:util";
 import type { PermissionPaths } from "./node-permissions.ts";
 import type { PlatformOptions } from "./platform.ts";
+import { trustedProxies } from "./trust-proxy.ts";
 
 export const USAGE = `Usage: trellis-platform [options]
 
@@ -29,7 +30,9 @@ Options:
                             default: none, /metrics on the main port takes the admin token)
   --metrics-host <address>  listen address of --metrics-port (env TRELLIS_METRICS_HOST; default 127.0.0.1)
   --trust-proxy <list>      reverse proxies whose X-Forwarded-For gives the client address, e.g.
-                            127.0.0.1 or 10.0.0.0/8 (env TRELLIS_TRUST_PROXY; default: none)
+                            127.0.0.1 or 10.0.0.0/8 (env TRELLIS_TRUST_PROXY; default: none); the
+                            right-most hop that is not one of them is the client (true, * and hop
+                            counts are refused: they would believe what the client wrote)
   --egress-allow <list>     addresses deployed apps may reach although they are loopback, private or
                             this machine's: CIDRs, IPs or hostnames, each with an optional :port, e.g.
                             10.0.0.0/8,db.internal:5432,127.0.0.1:11434 (env TRELLIS_EGRESS_ALLOW;
@@ -111,12 +114,17 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
     },
     consoleDir: values["console-dir"],
     metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: metricsHost || "127.0.0.1" },
-    trustProxy: values["trust-proxy"] ?? (env.TRELLIS_TRUST_PROXY || undefined),
+    trustProxy: trustProxyList(values["trust-proxy"] ?? (env.TRELLIS_TRUST_PROXY || undefined)),
     // Checked by startPlatform (the runtime's parser): this module stays free of the runtime.
     egress: {
       allow: (values["egress-allow"] ?? env.TRELLIS_EGRESS_ALLOW ?? "").split(/[\s,]+/).filter(Boolean),
     },
   };
+}
+
+/** The `--trust-proxy` list, checked (see `trustedProxies`), as Fastify takes it. */
+function trustProxyList(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : trustedProxies(value).join(",");
 }
 
 /** What the serving process may touch: its code (and the console), its data, the TLS files it names. */

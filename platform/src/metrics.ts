@@ -37,4 +37,16 @@ export class PlatformMetrics {
     help: "Times the embedded graph database's worker died (out of memory, a crash) and was started again",
     registers: [this.registry],
   });
+  readonly authFailures = new Counter({
+    name: "trellis_platform_auth_failures_total",
+    help: "Wrong tokens presented to the control plane, /metrics and /admin/slash, by credential tried (admin or deploy)",
+    labelNames: ["credential"],
+    registers: [this.registry],
+  });
+  readonly authThrottled = new Counter({
+    name: "trellis_platform_auth_throttled_total",
+    help: "Token checks answered 429, by credential tried (admin or deploy) and by what was over its allowance (address or credential)",
+    labelNames: ["credential", "by"],
+    registers: [this.registry],
+  });
 }

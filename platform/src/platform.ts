@@ -43,6 +43,7 @@ import { MetadataStore } from "./store/metadata-store.ts";
 import { openPgliteDb } from "./store/pglite-db.ts";
 import { openPostgresDb } from "./store/postgres-db.ts";
 import type { SqlDb } from "./store/sql-db.ts";
+import { trustedProxies } from "./trust-proxy.ts";
 
 export interface PlatformOptions {
   /** HTTP(S) port (default 8787; 0 picks a free one). */
@@ -218,7 +219,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       loggerInstance: logger,
       logController: new LogController({ disableRequestLogging: true }),
       https,
-      trustProxy: options.trustProxy,
+      trustProxy: options.trustProxy === undefined ? undefined : trustedProxies(options.trustProxy),
     }) as never;
     closers.push(() => server.close());
     let baseUrl = "";

@@ -43,6 +43,16 @@ function call(
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Only 127.0.0.1 is the platform's own address here, so that the other loopback addresses (Linux routes
+ * all of 127.0.0.0/8 to lo) stand for outside clients; by default all of loopback is the platform's own.
+ */
+const outsideLoopback = {
+  isOwnAddress: (address: string) => address === "127.0.0.1",
+  // The per-credential count is tested on its own below: out of the way here.
+  credential: { freeFailures: 100_000 },
+};
+
 /** Guessing the admin token (or a deploy token, or /admin/slash's X-Auth-Token) against a real platform. */
 describe("admin token brute force", () => {
   let t: TestPlatform;
@@ -58,12 +68,12 @@ describe("admin token brute force", () => {
         done();
       },
     });
-    t = await startTestPlatform({ logger: pino({ level: "warn" }, sink) });
+    t = await startTestPlatform({ logger: pino({ level: "warn" }, sink), authThrottle: outsideLoopback });
   });
   afterAll(() => t?.close());
 
   it("answers 429 after 5 failures from one address, with a Retry-After that doubles", async () => {
-    const attacker = "127.0.0.1";
+    const attacker = "127.0.0.11";
     for (let i = 1; i <= 5; i++) expect((await session(attacker, `guess-${i}`)).status).toBe(401);
     const locked = await session(attacker, "guess-6");
     expect(locked.status).toBe(429);
@@ -94,8 +104,9 @@ describe("admin token brute force", () => {
     expect(failures.length).toBeGreaterThanOrEqual(8);
     expect(failures[0]).toMatchObject({
       level: 40,
-      address: "127.0.0.1",
+      address: "127.0.0.11",
       route: "GET /api/session",
+      credential: "admin",
       reason: "invalid admin token",
       failures: 1,
       lockedForSeconds: 0,
@@ -105,9 +116,9 @@ describe("admin token brute force", () => {
     const refused = logs.filter((l) => l.msg === "authentication refused");
     expect(refused[0]).toMatchObject({
       level: 40,
-      address: "127.0.0.1",
+      address: "127.0.0.11",
       route: "GET /api/session",
-      reason: "too many failed attempts",
+      reason: "too many failed attempts from this address",
       retryAfterSeconds: 1,
     });
     const text = JSON.stringify(logs);
@@ -184,6 +195,7 @@ describe("admin token brute force", () => {
       return statuses;
     });
     expect(flood.result.filter((s) => s === 429).length).toBeGreaterThan(990);
+    // Every neighbour request was answered (how fast is for bench/, not for a test on a shared machine).
     expect(flood.failures).toEqual([]);
   });
 
@@ -196,10 +208,87 @@ describe("admin token brute force", () => {
   });
 });
 
+describe("wrong tokens from the platform's own addresses (a tenant's outbound calls)", () => {
+  let t: TestPlatform;
+  let deployToken = "";
+  const from = "127.0.0.1";
+  const wrongAdmin = (i: number) =>
+    call(`${t.platform.url}/api/session`, from, { headers: { authorization: `Bearer guess-${i}` } });
+  const deployWith = (token: string) =>
+    call(`${t.platform.url}/api/apps/shop/deployments`, from, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip" },
+    });
+  const slashWith = (token: string) =>
+    call(`${t.platform.url}/apps/shop/admin/slash`, from, {
+      method: "POST",
+      headers: { "x-auth-token": token, "content-type": "application/graphql" },
+      body: "{ health }",
+    });
+
+  beforeAll(async () => {
+    // A long first wait of the credentials, so that no step of the test can outlast it.
+    t = await startTestPlatform({ authThrottle: { credential: { baseDelayMs: 60_000 } } });
+    ({ deployToken } = await t.deployedApp("shop"));
+  });
+  afterAll(() => t?.close());
+
+  it("answer 401, then 429 for the credential once it is over 10 failures from all addresses", async () => {
+    for (let i = 1; i <= 10; i++) expect((await wrongAdmin(i)).status).toBe(401);
+    const refused = await wrongAdmin(11);
+    expect(refused.status).toBe(429);
+    expect(refused.retryAfter).toBe("60");
+    expect(refused.body.error).toEqual({
+      code: "TOO_MANY_REQUESTS",
+      message: expect.stringMatching(
+        /^too many wrong tokens for the admin token \(from all addresses\): .*the right token is always accepted/,
+      ),
+    });
+    for (let i = 1; i <= 10; i++) expect((await deployWith(`trd_guess-${i}`)).status).toBe(401);
+    const deployRefused = await slashWith("trd_guess-11");
+    expect(deployRefused.status).toBe(429);
+    expect(deployRefused.body.errors[0].message).toMatch(
+      /^too many wrong tokens for app "shop"'s deploy token/,
+    );
+  });
+
+  it("never stop the admin token nor the app's deploy token from working", async () => {
+    for (let i = 0; i < 60; i++) {
+      expect([401, 429]).toContain((await wrongAdmin(100 + i)).status);
+      expect([401, 429]).toContain((await deployWith(`trd_more-${i}`)).status);
+      expect([401, 429]).toContain((await slashWith(`guess-${i}`)).status);
+    }
+    const session = await call(`${t.platform.url}/api/session`, from, {
+      headers: { authorization: `Bearer ${t.platform.adminToken}` },
+    });
+    expect(session.body).toEqual({ ok: true });
+    const deployed = await t.deploy("shop", await t.archive(), deployToken);
+    expect(deployed.status).toBe(201);
+    expect((await slashWith(deployToken)).body).toEqual({ data: { health: "ok" } });
+    expect((await slashWith(t.platform.adminToken)).body).toEqual({ data: { health: "ok" } });
+  });
+
+  it("counts the refused attempts per credential kind in the metrics", async () => {
+    const { text } = await t.metrics();
+    const count = (labels: string) =>
+      Number(
+        new RegExp(`^trellis_platform_auth_throttled_total\\{${labels}\\} (\\d+)$`, "m").exec(text)?.[1],
+      );
+    expect(count('credential="admin",by="credential"')).toBeGreaterThanOrEqual(60);
+    expect(count('credential="deploy",by="credential"')).toBeGreaterThanOrEqual(60);
+    expect(text).not.toMatch(/by="address"/);
+    expect(text).toMatch(/^trellis_platform_auth_failures_total\{credential="admin"\} \d+$/m);
+  });
+});
+
 describe("admin token brute force behind a trusted proxy", () => {
   let t: TestPlatform;
   beforeAll(async () => {
-    t = await startTestPlatform({ trustProxy: "127.0.0.1" });
+    // Only the per-address count is looked at here.
+    t = await startTestPlatform({
+      trustProxy: "127.0.0.1",
+      authThrottle: { credential: { freeFailures: 100_000 } },
+    });
   });
   afterAll(() => t?.close());
 
@@ -211,5 +300,21 @@ describe("admin token brute force behind a trusted proxy", () => {
     for (let i = 0; i < 5; i++) expect((await via("203.0.113.7", "guess")).status).toBe(401);
     expect((await via("203.0.113.7", "guess")).status).toBe(429);
     expect((await via("203.0.113.8", t.platform.adminToken)).status).toBe(200);
+  });
+
+  it("counts a spoofed X-Forwarded-For against the right-most hop, never the address it names", async () => {
+    // The client writes the victim's address; the proxy appends the address it saw.
+    const spoofing = (token: string) =>
+      call(`${t.platform.url}/api/session`, "127.0.0.1", {
+        headers: { authorization: `Bearer ${token}`, "x-forwarded-for": "198.51.100.7, 203.0.113.20" },
+      });
+    for (let i = 0; i < 5; i++) expect((await spoofing(`guess-${i}`)).status).toBe(401);
+    expect((await spoofing("guess")).status).toBe(429);
+    const victim = (token: string) =>
+      call(`${t.platform.url}/api/session`, "127.0.0.1", {
+        headers: { authorization: `Bearer ${token}`, "x-forwarded-for": "198.51.100.7" },
+      });
+    expect((await victim("typo")).status).toBe(401);
+    expect((await victim(t.platform.adminToken)).status).toBe(200);
   });
 });

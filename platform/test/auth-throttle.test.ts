@@ -1,7 +1,11 @@
+import { networkInterfaces } from "node:os";
 import { describe, expect, it } from "vitest";
-import { AuthThrottle, clientKey } from "../src/api/auth-throttle.ts";
+import { AuthThrottle, type Credential, clientKey } from "../src/api/auth-throttle.ts";
 
-/** The per-address backoff on its own, with a hand-driven clock. */
+const admin: Credential = { kind: "admin" };
+const deployOf = (app: string): Credential => ({ kind: "deploy", app });
+
+/** The throttle on its own, with a hand-driven clock. */
 describe("AuthThrottle", () => {
   const clock = () => {
     let now = 1_000_000;
@@ -13,15 +17,16 @@ describe("AuthThrottle", () => {
     const throttle = new AuthThrottle({ now: c.now });
     for (let i = 1; i <= 4; i++) {
       expect(throttle.retryAfterSeconds("198.51.100.1")).toBe(0);
-      expect(throttle.failed("198.51.100.1")).toEqual({ failures: i, lockedForSeconds: 0 });
+      expect(throttle.failed("198.51.100.1", admin).address).toEqual({ failures: i, lockedForSeconds: 0 });
     }
     const waits: number[] = [];
     for (let i = 0; i < 13; i++) {
       expect(throttle.retryAfterSeconds("198.51.100.1")).toBe(0);
-      const { lockedForSeconds } = throttle.failed("198.51.100.1");
-      expect(throttle.retryAfterSeconds("198.51.100.1")).toBe(lockedForSeconds);
-      waits.push(lockedForSeconds);
-      c.advance(lockedForSeconds * 1000);
+      // A different credential each time: the address alone is what waits here.
+      const { address } = throttle.failed("198.51.100.1", deployOf(`app-${i}`));
+      expect(throttle.retryAfterSeconds("198.51.100.1")).toBe(address?.lockedForSeconds);
+      waits.push(address?.lockedForSeconds ?? -1);
+      c.advance((address?.lockedForSeconds ?? 0) * 1000);
     }
     expect(waits).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900, 900]);
   });
@@ -29,38 +34,84 @@ describe("AuthThrottle", () => {
   it("counts each address on its own, and forgets one that presents the admin token", () => {
     const c = clock();
     const throttle = new AuthThrottle({ now: c.now });
-    for (let i = 0; i < 5; i++) throttle.failed("198.51.100.1");
+    for (let i = 0; i < 5; i++) throttle.failed("198.51.100.1", admin);
     expect(throttle.retryAfterSeconds("198.51.100.1")).toBe(1);
     expect(throttle.retryAfterSeconds("198.51.100.2")).toBe(0);
     c.advance(1000);
     throttle.succeeded("198.51.100.1");
     expect(throttle.size).toBe(0);
-    expect(throttle.failed("198.51.100.1")).toEqual({ failures: 1, lockedForSeconds: 0 });
+    expect(throttle.failed("198.51.100.1", admin).address).toEqual({ failures: 1, lockedForSeconds: 0 });
   });
 
-  it("forgets an address an hour after its last failure", () => {
+  it("never throttles the platform's own addresses: loopback and the machine's interfaces", () => {
+    const throttle = new AuthThrottle();
+    const own = ["127.0.0.1", "127.3.4.5", "::1", "::ffff:127.0.0.1"];
+    for (const list of Object.values(networkInterfaces()))
+      for (const info of list ?? []) own.push(info.address);
+    for (const address of own) {
+      for (let i = 0; i < 60; i++) expect(throttle.failed(address, deployOf("x")).address).toBeUndefined();
+      expect(throttle.retryAfterSeconds(address)).toBe(0);
+    }
+    expect(throttle.size).toBe(0);
+    expect(throttle.isOwn("198.51.100.1")).toBe(false);
+  });
+
+  it("counts a credential's failures from every address; past 10 a wrong token waits, without lengthening it", () => {
     const c = clock();
     const throttle = new AuthThrottle({ now: c.now });
-    for (let i = 0; i < 7; i++) {
-      throttle.failed("198.51.100.1");
-      c.advance(4000);
+    for (let i = 1; i <= 9; i++) {
+      const outcome = throttle.failed(`198.51.100.${i}`, admin);
+      expect(outcome.credential).toEqual({ failures: i, lockedForSeconds: 0 });
+      expect(outcome.refusedForSeconds).toBe(0);
+    }
+    expect(throttle.failed("198.51.100.10", admin)).toMatchObject({
+      credential: { failures: 10, lockedForSeconds: 1 },
+      refusedForSeconds: 0,
+    });
+    // While it waits, wrong tokens are refused and not counted; other credentials are not affected.
+    const refused = throttle.failed("127.0.0.1", admin);
+    expect(refused).toEqual({ credential: { failures: 10, lockedForSeconds: 1 }, refusedForSeconds: 1 });
+    expect(throttle.failed("127.0.0.1", deployOf("shop")).refusedForSeconds).toBe(0);
+    c.advance(1000);
+    expect(throttle.failed("127.0.0.1", admin)).toEqual({
+      credential: { failures: 11, lockedForSeconds: 2 },
+      refusedForSeconds: 0,
+    });
+    // A success clears an address, never a credential: a scanner's count survives its holder's CI.
+    throttle.succeeded("127.0.0.1");
+    expect(throttle.failed("127.0.0.1", admin).refusedForSeconds).toBe(2);
+  });
+
+  it("forgets an address and a credential an hour after their last failure", () => {
+    const c = clock();
+    const throttle = new AuthThrottle({ now: c.now });
+    for (let i = 0; i < 12; i++) {
+      throttle.failed("198.51.100.1", admin);
+      c.advance(60_000);
     }
     c.advance(60 * 60_000);
     expect(throttle.retryAfterSeconds("198.51.100.1")).toBe(0);
-    expect(throttle.failed("198.51.100.1").failures).toBe(1);
+    expect(throttle.failed("198.51.100.1", admin)).toEqual({
+      address: { failures: 1, lockedForSeconds: 0 },
+      credential: { failures: 1, lockedForSeconds: 0 },
+      refusedForSeconds: 0,
+    });
   });
 
-  it("remembers at most maxAddresses, dropping the stalest, in O(1) per failure", () => {
+  it("remembers at most maxKeys addresses and credentials, dropping the stalest", () => {
     const c = clock();
-    const throttle = new AuthThrottle({ now: c.now, maxAddresses: 1000 });
-    const started = performance.now();
+    const throttle = new AuthThrottle({
+      now: c.now,
+      address: { maxKeys: 1000 },
+      credential: { maxKeys: 10 },
+    });
     for (let i = 0; i < 200_000; i++) {
-      throttle.failed(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+      throttle.failed(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, deployOf(`app-${i}`));
       c.advance(1);
     }
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(throttle.size).toBe(1000);
     expect(throttle.retryAfterSeconds("10.0.0.0")).toBe(0); // long evicted
+    expect(throttle.failed("198.51.100.1", deployOf("app-0")).credential.failures).toBe(1);
   });
 
   it("counts guesses still being checked, so a parallel burst cannot slip past the allowance", async () => {
@@ -88,7 +139,7 @@ describe("AuthThrottle", () => {
     expect(clientKey("::ffff:192.0.2.7")).toBe("192.0.2.7");
     expect(clientKey("192.0.2.7")).toBe("192.0.2.7");
     const throttle = new AuthThrottle();
-    for (let i = 0; i < 5; i++) throttle.failed(`2001:db8:1:2::${i + 1}`);
+    for (let i = 0; i < 5; i++) throttle.failed(`2001:db8:1:2::${i + 1}`, admin);
     expect(throttle.retryAfterSeconds("2001:db8:1:2::ffff")).toBe(1);
     expect(throttle.retryAfterSeconds("2001:db8:1:3::1")).toBe(0);
   });

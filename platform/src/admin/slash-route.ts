@@ -1,7 +1,7 @@
 import { GALAXY_NAMESPACE } from "@trellis/graphdb";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { buildSchema, type ExecutionResult, graphql } from "graphql";
-import { checkCredential, tooManyFailures } from "../api/admin-auth.ts";
+import { checkCredential, credentialTried } from "../api/admin-auth.ts";
 import { appFromHost } from "../gateway/app-host.ts";
 import type { PlatformContext } from "../platform-context.ts";
 import { secretMatches } from "../secrets/tokens.ts";
@@ -26,7 +26,8 @@ type DropArgs = { allData?: boolean | null; allDataAndSchema?: boolean | null };
  * deploy token. `POST /admin/slash` on the platform's own host acts on every app's namespace (not the
  * operator's namespace 0), with the admin token only. `Content-Type: application/graphql` (or JSON):
  * `dropData(allData: true)` drops the data and keeps the schema; `allDataAndSchema: true` drops both.
- * Namespaces and their logins stay. Wrong tokens count towards the per-address backoff (429 + Retry-After).
+ * Namespaces and their logins stay. Wrong tokens count towards the per-address and per-credential backoff (429 + Retry-After; see
+ * `AuthThrottle`).
  */
 export function slashRoute(server: FastifyInstance, ctx: PlatformContext, appDomain: string): void {
   server.register(async (scope) => {
@@ -55,14 +56,15 @@ async function slash(
   }
   const app =
     appName !== undefined && APP_NAME.test(appName) ? await ctx.store.cachedApp(appName) : undefined;
-  const verdict = await checkCredential(ctx, request, "invalid X-Auth-Token", async () => {
+  const credential = credentialTried(token, app?.name);
+  const verdict = await checkCredential(ctx, request, credential, "invalid X-Auth-Token", async () => {
     if (secretMatches(token, ctx.adminToken)) return "admin";
     if (app && (await ctx.store.verifyDeployToken(app.name, token))) return "admin";
     return "invalid";
   });
   if (typeof verdict === "object") {
     reply.header("retry-after", String(verdict.retryAfterSeconds));
-    return errors(reply, 429, tooManyFailures(verdict.retryAfterSeconds), "TOO_MANY_REQUESTS");
+    return errors(reply, 429, verdict.message, "TOO_MANY_REQUESTS");
   }
   if (verdict === "invalid")
     return errors(reply, 401, `invalid X-Auth-Token: send ${expected}`, "UNAUTHENTICATED");

@@ -1,70 +1,106 @@
 import { isIPv4, isIPv6 } from "node:net";
+import { type BackoffOptions, FailureBackoff, type FailureCount } from "./failure-backoff.ts";
+import { ownAddressCheck, unmapped } from "./own-addresses.ts";
 
 /**
- * Exponential backoff per client address for failed token checks (admin token, deploy tokens,
- * /admin/slash). Rate limiters count requests; this counts failures only, so a busy client with the right
- * token is never slowed down, while one guessing tokens soon waits 1 s, 2 s, 4 s, … up to `maxDelayMs`
- * between guesses. A success with the admin token forgets the address.
+ * The throttle of failed token checks (admin token, deploy tokens, /admin/slash), counted two ways:
+ *
+ * - **Per client address**: an address that failed `address.freeFailures` times waits 1 s, 2 s, 4 s, … up
+ *   to 15 min, and while it waits its attempts are refused (429) before any token is looked at. It stops one
+ *   address from scanning. The platform's own addresses (loopback, the machine's interfaces) are never
+ *   throttled this way: every tenant's outbound calls come from them, so a tenant could otherwise lock the
+ *   admin and every app's CI out with a handful of bad tokens.
+ * - **Per credential** (the admin token, or one app's deploy token): failures from every address count, and
+ *   once over `credential.freeFailures` a WRONG token for that credential is answered 429 (and logged)
+ *   until the wait is over — but the RIGHT token is always accepted, so no one can lock the holder of a
+ *   credential out, whatever they send. The tokens are 256-bit random values that no rate of guessing
+ *   reaches; this count is there to slow scanners down, to log them and to show them in the metrics.
+ *
+ * Only failures are counted, so a busy client with the right token is never slowed down. A success with
+ * the admin token forgets the address; a deploy token does not (its holder must not buy guesses at the
+ * admin token). Successes never clear a credential's count (or its holder's CI would reset a scanner's).
  */
 export interface AuthThrottleOptions {
-  /** Consecutive failures an address may make before it has to wait (default 5). */
-  freeFailures: number;
-  /** The first wait; each further failure doubles it (default 1 s). */
-  baseDelayMs: number;
-  /** The longest wait (default 15 min). */
-  maxDelayMs: number;
-  /** An address's record is dropped this long after its last failure (default 1 h). */
-  forgetAfterMs: number;
-  /** Addresses remembered at most; the one whose last failure is oldest goes first (default 10,000). */
-  maxAddresses: number;
-  now: () => number;
+  /** Per client address (defaults: 5 free failures, 1 s doubling to 15 min, forgotten after 1 h, 10,000). */
+  address?: Partial<BackoffOptions>;
+  /** Per credential (defaults: 10 free failures, 1 s doubling to 15 min, forgotten after 1 h, 10,000). */
+  credential?: Partial<BackoffOptions>;
+  /** Whether an address is the platform's own (default: loopback and `os.networkInterfaces()`). */
+  isOwnAddress?: (address: string) => boolean;
+  now?: () => number;
 }
 
-export const DEFAULT_AUTH_THROTTLE: AuthThrottleOptions = {
+type ResolvedOptions = Required<AuthThrottleOptions> & {
+  address: BackoffOptions;
+  credential: BackoffOptions;
+};
+
+export const DEFAULT_ADDRESS_BACKOFF: BackoffOptions = {
   freeFailures: 5,
   baseDelayMs: 1000,
   maxDelayMs: 15 * 60_000,
   forgetAfterMs: 60 * 60_000,
-  maxAddresses: 10_000,
-  now: Date.now,
+  maxKeys: 10_000,
 };
 
-interface AddressRecord {
-  failures: number;
-  lastFailureAt: number;
-  lockedUntil: number;
+export const DEFAULT_CREDENTIAL_BACKOFF: BackoffOptions = { ...DEFAULT_ADDRESS_BACKOFF, freeFailures: 10 };
+
+/** The credential a request tries: the admin token, or the deploy token of one app. */
+export type Credential = { kind: "admin" } | { kind: "deploy"; app: string };
+
+/** What a failed check counted, and whether the credential's wait turned it into a 429. */
+export interface FailureOutcome {
+  /** The address's count; undefined for the platform's own addresses (never throttled). */
+  address?: FailureCount;
+  credential: FailureCount;
+  /** Seconds left of the credential's wait when this wrong token came (then answered 429); 0: none. */
+  refusedForSeconds: number;
 }
 
 export class AuthThrottle {
-  readonly options: AuthThrottleOptions;
-  /** Insertion order is last-failure order, so the stalest record is always first (O(1) eviction). */
-  private readonly records = new Map<string, AddressRecord>();
+  readonly options: ResolvedOptions;
+  private readonly addresses: FailureBackoff;
+  private readonly credentials: FailureBackoff;
   /**
-   * Checks under way per address (a deploy token is looked up asynchronously). Kept apart from `records`
-   * so that successful checks never take a place in (or evict from) the table of failures; it holds one
-   * entry per address with a request in flight, so it is bounded by the open connections.
+   * Checks under way per address (a deploy token is looked up asynchronously). Kept apart from the failures
+   * so that successful checks never take a place in (or evict from) that table; it holds one entry per
+   * address with a request in flight, so it is bounded by the open connections.
    */
   private readonly pending = new Map<string, number>();
 
-  constructor(options: Partial<AuthThrottleOptions> = {}) {
-    this.options = { ...DEFAULT_AUTH_THROTTLE, ...options };
+  constructor(options: AuthThrottleOptions = {}) {
+    const now = options.now ?? Date.now;
+    this.options = {
+      address: { ...DEFAULT_ADDRESS_BACKOFF, ...options.address },
+      credential: { ...DEFAULT_CREDENTIAL_BACKOFF, ...options.credential },
+      isOwnAddress: options.isOwnAddress ?? ownAddressCheck(now),
+      now,
+    };
+    this.addresses = new FailureBackoff(this.options.address, now);
+    this.credentials = new FailureBackoff(this.options.credential, now);
   }
 
-  /** Addresses remembered now (bounded by `maxAddresses`). */
+  /** Addresses remembered now (bounded by `address.maxKeys`). */
   get size(): number {
-    return this.records.size;
+    return this.addresses.size;
+  }
+
+  /** Whether `address` is the platform's own (never throttled as a client). */
+  isOwn(address: string): boolean {
+    return this.options.isOwnAddress(unmapped(address));
   }
 
   /** Whole seconds `address` must wait before its next credential is checked; 0 when it may go ahead. */
   retryAfterSeconds(address: string): number {
+    if (this.isOwn(address)) return 0;
     const key = clientKey(address);
-    const record = this.current(key);
-    const wait = record ? record.lockedUntil - this.options.now() : 0;
+    const wait = this.addresses.waitMs(key);
     if (wait > 0) return Math.ceil(wait / 1000);
     // Guesses still being checked count against the allowance, so that a burst of parallel requests
     // cannot all slip in before the first of them is counted as a failure.
     const inFlight = this.pending.get(key) ?? 0;
-    if (inFlight > 0 && (record?.failures ?? 0) + inFlight >= this.options.freeFailures) return 1;
+    if (inFlight > 0 && this.addresses.failures(key) + inFlight >= this.options.address.freeFailures)
+      return 1;
     return 0;
   }
 
@@ -81,63 +117,30 @@ export class AuthThrottle {
     }
   }
 
-  /** Counts a failed check; returns the failures so far and how long the address now has to wait. */
-  failed(address: string): { failures: number; lockedForSeconds: number } {
-    const key = clientKey(address);
-    const now = this.options.now();
-    const record = this.current(key) ?? { failures: 0, lastFailureAt: 0, lockedUntil: 0 };
-    record.failures++;
-    record.lastFailureAt = now;
-    const { freeFailures, baseDelayMs, maxDelayMs } = this.options;
-    let lockedForSeconds = 0;
-    if (record.failures >= freeFailures) {
-      // The exponent is capped so that the product stays finite for any count.
-      const doublings = Math.min(record.failures - freeFailures, 40);
-      const delay = Math.min(baseDelayMs * 2 ** doublings, maxDelayMs);
-      record.lockedUntil = now + delay;
-      lockedForSeconds = Math.ceil(delay / 1000);
+  /**
+   * Counts a wrong token for `credential` from `address`. While the credential is waiting, the wrong token
+   * is answered 429 (`refusedForSeconds`) and does not lengthen the credential's wait.
+   */
+  failed(address: string, credential: Credential): FailureOutcome {
+    const addressCount = this.isOwn(address) ? undefined : this.addresses.failed(clientKey(address));
+    const key = credentialKey(credential);
+    const wait = this.credentials.waitMs(key);
+    if (wait > 0) {
+      const count = { failures: this.credentials.failures(key), lockedForSeconds: Math.ceil(wait / 1000) };
+      return { address: addressCount, credential: count, refusedForSeconds: count.lockedForSeconds };
     }
-    this.remember(key, record);
-    this.sweep(now);
-    return { failures: record.failures, lockedForSeconds };
+    return { address: addressCount, credential: this.credentials.failed(key), refusedForSeconds: 0 };
   }
 
   /** Forgets the address: it proved it holds the admin token. */
   succeeded(address: string): void {
-    this.records.delete(clientKey(address));
+    this.addresses.forget(clientKey(address));
   }
+}
 
-  /** The record of `key`, unless it is stale (then it is dropped). */
-  private current(key: string): AddressRecord | undefined {
-    const record = this.records.get(key);
-    if (record && this.stale(record, this.options.now())) {
-      this.records.delete(key);
-      return undefined;
-    }
-    return record;
-  }
-
-  /** (Re)inserts `key` as the most recent, evicting the stalest address beyond `maxAddresses`. */
-  private remember(key: string, record: AddressRecord): void {
-    this.records.delete(key);
-    this.records.set(key, record);
-    while (this.records.size > this.options.maxAddresses) {
-      const oldest = this.records.keys().next().value as string;
-      this.records.delete(oldest);
-    }
-  }
-
-  /** Drops stale records from the front (oldest last failure first): amortised O(1) per failure. */
-  private sweep(now: number): void {
-    for (const [key, record] of this.records) {
-      if (!this.stale(record, now)) break;
-      this.records.delete(key);
-    }
-  }
-
-  private stale(record: AddressRecord, now: number): boolean {
-    return record.lockedUntil <= now && now - record.lastFailureAt >= this.options.forgetAfterMs;
-  }
+/** The key of a credential in the per-credential table. */
+export function credentialKey(credential: Credential): string {
+  return credential.kind === "admin" ? "admin" : `deploy:${credential.app}`;
 }
 
 /**
@@ -145,9 +148,8 @@ export class AuthThrottle {
  * usually holds a whole /64, so counting single IPv6 addresses would let it rotate through them).
  */
 export function clientKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
-  if (isIPv4(address) || !isIPv6(address)) return address;
+  const plain = unmapped(address);
+  if (plain !== address || isIPv4(address) || !isIPv6(address)) return plain;
   const [head, tail = ""] = address.toLowerCase().split("::");
   const left = head === "" ? [] : head.split(":");
   const right = tail === "" ? [] : tail.split(":");

@@ -8,6 +8,11 @@ export type TokenKind = "api-key" | "deploy-token";
 
 const PREFIXES: Record<TokenKind, string> = { "api-key": "trk_", "deploy-token": "trd_" };
 
+/** Whether `secret` has the form of a deploy token (`trd_…`): what a wrong one was trying to be. */
+export function looksLikeDeployToken(secret: string): boolean {
+  return secret.startsWith(PREFIXES["deploy-token"]);
+}
+
 /** Characters of a secret kept in clear for display (`trk_AbCd`). */
 export const DISPLAY_PREFIX_LENGTH = 8;
 
