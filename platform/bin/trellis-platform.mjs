@@ -16,5 +16,5 @@ const argv = process.argv.slice(2);
 await launcher.launchPlatform(argv, async (role) => {
   const platform = await import(dist("index.js"));
   if (role === "prepare") return platform.preparePlatform(argv);
-  return platform.runPlatformCli(argv, async () => platform.createWasmAppRuntime());
+  return platform.runPlatformCli(argv, async (settings) => platform.createWasmAppRuntime(settings));
 });

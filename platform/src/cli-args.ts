@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { parseArgs } from "node:util";
+import type { MemoryLimits } from "@trellis/runtime";
 import type { PermissionPaths } from "./node-permissions.ts";
 import type { PlatformOptions } from "./platform.ts";
 import { trustedProxies } from "./trust-proxy.ts";
@@ -37,6 +38,14 @@ Options:
                             this machine's: CIDRs, IPs or hostnames, each with an optional :port, e.g.
                             10.0.0.0/8,db.internal:5432,127.0.0.1:11434 (env TRELLIS_EGRESS_ALLOW;
                             default: none, apps reach public addresses only)
+  --max-request-memory <bytes>
+                            function results and host answers one GraphQL request may hold; past it
+                            its remaining calls fail (env TRELLIS_MAX_REQUEST_MEMORY; default 32 MiB)
+  --max-app-memory <bytes>  what one app's requests in flight may hold together; past it its new
+                            requests are refused with 503 (env TRELLIS_MAX_APP_MEMORY; default 128 MiB)
+  --max-total-memory <bytes>
+                            what all apps' requests in flight may hold together (env
+                            TRELLIS_MAX_TOTAL_MEMORY; default 1 GiB, or half the heap limit if smaller)
   --no-demo                 do not deploy the demo app on first start
   --no-node-permissions     serve without Node's permission model (env TRELLIS_NODE_PERMISSIONS=off;
                             default: the server may read only its code and data, write only its data)
@@ -50,6 +59,8 @@ TRELLIS_MASTER_KEY (else <data>/master.key).
 const MIN_GRAPH_MEMORY_MB = 64;
 
 export type Parsed = Omit<PlatformOptions, "runtime"> & {
+  /** For the function runtime (the environment's TRELLIS_MAX_*_MEMORY are read by the runtime itself). */
+  memoryLimits: Partial<MemoryLimits>;
   help: boolean;
   demo: boolean;
   nodePermissions: boolean;
@@ -76,6 +87,9 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       "metrics-host": { type: "string" },
       "trust-proxy": { type: "string" },
       "egress-allow": { type: "string" },
+      "max-request-memory": { type: "string" },
+      "max-app-memory": { type: "string" },
+      "max-total-memory": { type: "string" },
       "no-demo": { type: "boolean" },
       "no-node-permissions": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -96,7 +110,18 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
     throw new Error(`--graphdb-memory: at least ${MIN_GRAPH_MEMORY_MB} MiB, got ${graphMemoryMb}`);
   if (metricsHost && metricsPort === undefined)
     throw new Error("--metrics-host needs --metrics-port (the port of the token-less /metrics listener)");
+  const memoryLimits: Partial<MemoryLimits> = {};
+  for (const [flag, key] of [
+    ["max-request-memory", "requestBytes"],
+    ["max-app-memory", "appBytes"],
+    ["max-total-memory", "totalBytes"],
+  ] as const) {
+    const bytes = num(values[flag], `--${flag}`);
+    if (bytes === 0) throw new Error(`--${flag}: must be a number of bytes greater than 0`);
+    if (bytes !== undefined) memoryLimits[key] = bytes;
+  }
   return {
+    memoryLimits,
     help: values.help ?? false,
     demo: !values["no-demo"],
     nodePermissions: !values["no-node-permissions"] && env.TRELLIS_NODE_PERMISSIONS !== "off",

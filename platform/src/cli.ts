@@ -14,8 +14,16 @@ import { buildDemoApp, DEMO_APP, deployDemoApp } from "./demo-app.ts";
 import { permissionReport, underPermissionModel } from "./node-permissions.ts";
 import { type RunningPlatform, startPlatform } from "./platform.ts";
 
+/** What the command line sets for the function runtime. */
+export interface RuntimeSettings {
+  memoryLimits: Parsed["memoryLimits"];
+}
+
 /** Entry point of the bin; `runtime` is the function runtime that serves deployed apps. */
-export async function runPlatformCli(argv: string[], runtime: () => Promise<AppRuntime>): Promise<void> {
+export async function runPlatformCli(
+  argv: string[],
+  runtime: (settings: RuntimeSettings) => Promise<AppRuntime>,
+): Promise<void> {
   let parsed: Parsed;
   try {
     parsed = parsePlatformArgs(argv);
@@ -36,8 +44,8 @@ export async function runPlatformCli(argv: string[], runtime: () => Promise<AppR
   if (!restricted && parsed.consoleDir === undefined) ensureConsoleBuilt(logger);
   let running: RunningPlatform;
   try {
-    const { help: _help, demo: _demo, nodePermissions: _permissions, ...options } = parsed;
-    running = await startPlatform({ ...options, runtime: await runtime(), logger });
+    const { help: _help, demo: _demo, nodePermissions: _permissions, memoryLimits, ...options } = parsed;
+    running = await startPlatform({ ...options, runtime: await runtime({ memoryLimits }), logger });
   } catch (err) {
     logger.fatal({ err }, "failed to start");
     process.exitCode = 1;

@@ -4,7 +4,16 @@
  * platform's ceilings: what an app may declare in its manifest's `limits`, and what one call may return
  * and log.
  */
-import { type LimitCeilings, loadApp, prepareUploadedBuild } from "@trellis/runtime";
+import {
+  appMemoryPool,
+  type LimitCeilings,
+  loadApp,
+  type MemoryLimits,
+  type MemoryPool,
+  memoryLimitsFromEnv,
+  prepareUploadedBuild,
+  totalMemoryPool,
+} from "@trellis/runtime";
 import type { AppRuntime } from "./app-runtime.ts";
 
 export interface WasmAppRuntimeOptions {
@@ -16,6 +25,12 @@ export interface WasmAppRuntimeOptions {
   maxResultBytes?: number;
   /** Log characters kept per call. Default 256 Ki (TRELLIS_MAX_LOG_BYTES). */
   maxLogBytes?: number;
+  /**
+   * Bytes of function results and host answers held by one request, by one app's requests in flight and by
+   * all of them (defaults: `DEFAULT_MEMORY_LIMITS` of @trellis/runtime, 32 MiB, 128 MiB, 1 GiB; env
+   * TRELLIS_MAX_REQUEST_MEMORY, TRELLIS_MAX_APP_MEMORY, TRELLIS_MAX_TOTAL_MEMORY).
+   */
+  memoryLimits?: Partial<MemoryLimits>;
 }
 
 export const DEFAULT_CEILINGS: LimitCeilings = { maxTimeoutMs: 60_000, maxMemoryMb: 512 };
@@ -29,6 +44,15 @@ export function createWasmAppRuntime(options: WasmAppRuntimeOptions = {}): AppRu
   };
   const maxResultBytes = options.maxResultBytes ?? envNumber("TRELLIS_MAX_RESULT_BYTES");
   const maxLogBytes = options.maxLogBytes ?? envNumber("TRELLIS_MAX_LOG_BYTES");
+  const memoryLimits = { ...memoryLimitsFromEnv(), ...options.memoryLimits };
+  const total = totalMemoryPool(memoryLimits.totalBytes);
+  // One pool per app, shared by its production instance, its previews and a replaced instance still busy.
+  const appPools = new Map<string, MemoryPool>();
+  const poolOf = (app: string) => {
+    let pool = appPools.get(app);
+    if (!pool) appPools.set(app, (pool = appMemoryPool(app, total, memoryLimits.appBytes)));
+    return pool;
+  };
   return {
     async prepareBuild(buildDir) {
       const { functions } = await prepareUploadedBuild(buildDir, { ceilings });
@@ -43,6 +67,7 @@ export function createWasmAppRuntime(options: WasmAppRuntimeOptions = {}): AppRu
         workers: options.workers,
         maxResultBytes,
         maxLogBytes,
+        memory: { app: poolOf(appName), requestBytes: memoryLimits.requestBytes },
         // An app deployed before its env vars are set still serves what does not need them.
         missingSecrets: "defer",
         onExecution: (e) =>

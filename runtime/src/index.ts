@@ -79,6 +79,17 @@ export { loadManifest, MANIFEST_FILE } from "./manifest/load-manifest.ts";
 export { ManifestError } from "./manifest/manifest-error.ts";
 export type { Connection, Manifest } from "./manifest/manifest-schema.ts";
 export { parseManifest } from "./manifest/parse-manifest.ts";
+// Memory bounds of requests
+export {
+  appMemoryPool,
+  DEFAULT_MEMORY_LIMITS,
+  MEMORY_LIMIT_SETTINGS,
+  type MemoryLimits,
+  type MemoryPool,
+  memoryLimitsFromEnv,
+  RequestMemory,
+  totalMemoryPool,
+} from "./memory/memory-budget.ts";
 // Scaffolding apps from the starter templates
 export {
   type AppLanguage,

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PlatformContext } from "../platform-context.ts";
 import { apiKeyAuth } from "./api-key-auth.ts";
@@ -68,7 +69,12 @@ async function forward(ctx: PlatformContext, request: FastifyRequest, reply: Fas
       reply.header(name, value);
     }
   });
-  return reply.send(Buffer.from(await response.arrayBuffer()));
+  // Streamed, not buffered: the app's memory bounds hold the answer's bytes until they have left.
+  return reply.send(
+    response.body
+      ? Readable.from(response.body as unknown as AsyncIterable<Uint8Array>, { objectMode: false })
+      : "",
+  );
 }
 
 /** Hosts `<label>.<appDomain>[:port]`, for routes only app hosts answer. */

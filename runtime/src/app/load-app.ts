@@ -18,12 +18,23 @@ import {
 import type { EgressOptions } from "../egress/egress-policy.ts";
 import type { ExecutionRecord } from "../graphql/execution-record.ts";
 import { createFunctionCaller } from "../graphql/function-caller.ts";
-import { createGraphQLHandler, type GraphQLHandler, type RequestAuth } from "../graphql/graphql-handler.ts";
+import {
+  createGraphQLHandler,
+  type GraphQLHandler,
+  type RequestAuth,
+  type RequestMemoryOptions,
+} from "../graphql/graphql-handler.ts";
 import type { OperationLimits } from "../graphql/operation-limits.ts";
 import { buildAppSchema } from "../graphql/schema-builder.ts";
 import { MANIFEST_FILE } from "../manifest/load-manifest.ts";
 import type { EndpointConfig, Manifest } from "../manifest/manifest-schema.ts";
 import { parseManifest } from "../manifest/parse-manifest.ts";
+import {
+  appMemoryPool,
+  memoryLimitsFromEnv,
+  RequestMemory,
+  totalMemoryPool,
+} from "../memory/memory-budget.ts";
 import type { FunctionInvoker } from "../wasm/function-invoker.ts";
 import { createWorkerPool } from "../wasm/worker-pool.ts";
 import { readAppWorld } from "../wit/wit-parser.ts";
@@ -65,6 +76,12 @@ export interface LoadAppOptions {
    * entries open them; `trellis dev` passes `PERMISSIVE_EGRESS`.
    */
   egress?: EgressOptions;
+  /**
+   * The memory the app's requests (GraphQL and `@lambda`) may hold: its pool inside the server's total, and
+   * the bound of one request (default: `DEFAULT_MEMORY_LIMITS`, or the TRELLIS_MAX_*_MEMORY variables of
+   * the process, in pools of this app's own: `trellis dev`).
+   */
+  memory?: RequestMemoryOptions;
   /** Objects one `@lambda` request of the graph database may ask for (default DEFAULT_MAX_LAMBDA_PARENTS). */
   maxLambdaParents?: number;
   logger?: HostLogger;
@@ -90,6 +107,15 @@ export interface LoadedApp {
   /** Releases workers and instances (scale to zero); the next call starts them again. */
   unload(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** An app alone on its server (`trellis dev`): its pools, with the bounds the environment sets. */
+function ownMemoryPools(appName: string): RequestMemoryOptions {
+  const limits = memoryLimitsFromEnv();
+  return {
+    app: appMemoryPool(appName, totalMemoryPool(limits.totalBytes), limits.appBytes),
+    requestBytes: limits.requestBytes,
+  };
 }
 
 /** A build directory that cannot be served, with what is wrong and what to do. */
@@ -188,23 +214,37 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
     await host.close();
     throw e;
   }
+  const appName = options.appName ?? build.name;
+  const memory = options.memory ?? ownMemoryPools(appName);
   const graphql: GraphQLHandler = createGraphQLHandler({
     world,
     invoker,
     onExecution: options.onExecution,
     limits: options.operationLimits,
+    memory,
   });
-  const lambda = createAppLambdaCaller({
-    appName: options.appName ?? build.name,
-    lambdas: build.manifest.lambdas,
-    functions: bindings,
-    types: world.types,
-    call: createFunctionCaller({ world, invoker, onExecution: options.onExecution }),
-    concurrency: options.workers ?? 2,
-    maxParents: options.maxLambdaParents,
-  });
+  const call = createFunctionCaller({ world, invoker, onExecution: options.onExecution });
+  // Each @lambda request has a memory account of its own, like a GraphQL request.
+  const lambda: LambdaCaller = async (request) => {
+    const full = memory.app.fullReason();
+    if (full !== undefined) throw new Error(full);
+    const account = new RequestMemory(memory.app, memory.requestBytes);
+    try {
+      return await createAppLambdaCaller({
+        appName,
+        lambdas: build.manifest.lambdas,
+        functions: bindings,
+        types: world.types,
+        call: (binding, args, callOptions) => call(binding, args, { ...callOptions, memory: account }),
+        concurrency: options.workers ?? 2,
+        maxParents: options.maxLambdaParents,
+      })(request);
+    } finally {
+      account.release();
+    }
+  };
   return {
-    name: options.appName ?? build.name,
+    name: appName,
     world,
     sdl: graphql.sdl,
     manifest: build.manifest,

@@ -11,7 +11,8 @@ import { createGuardedFetch } from "../egress/guarded-fetch.ts";
 import type { Manifest } from "../manifest/manifest-schema.ts";
 import { MissingSecretsError } from "../secrets/missing-secrets-error.ts";
 import type { RequiredVariable } from "../secrets/required-variables.ts";
-import type { HostCalls } from "../wasm/host-calls.ts";
+import { roughSize } from "../wasm/call-log.ts";
+import { HOST_CALLS, type HostCallContext, type HostCalls } from "../wasm/host-calls.ts";
 import { AppConnections } from "./app-connections.ts";
 import { appSecretCapability } from "./app-secret-capability.ts";
 import { type ConnectionStatus, probeConnection } from "./connection-probe.ts";
@@ -76,6 +77,26 @@ export type HostDispatcher = HostCalls & {
   close(): Promise<void>;
 };
 
+/**
+ * The host calls, each answer charged to the memory account of the request it serves (`ctx.memory`): an
+ * answer that takes the request, its app or the server past a bound is refused (the guest gets the bound's
+ * message as the call's error), and a request already past one makes no further host call.
+ */
+function chargedToRequests(calls: ServedCalls): ServedCalls {
+  const charged: Record<string, unknown> = {};
+  type AnyCall = (ctx: HostCallContext, ...args: unknown[]) => Promise<unknown>;
+  for (const [name, call] of Object.entries(calls) as [keyof ServedCalls, AnyCall][]) {
+    charged[name] = async (ctx: HostCallContext, ...args: unknown[]) => {
+      const refusal = ctx.memory?.refusal();
+      if (refusal !== undefined) throw new Error(refusal);
+      const answer = await call(ctx, ...args);
+      ctx.memory?.charge(roughSize(answer), `the answer of ${HOST_CALLS[name]}`);
+      return answer;
+    };
+  }
+  return charged as ServedCalls;
+}
+
 /** Creates the dispatcher; throws MissingSecretsError when a placeholder's variable is not set. */
 export function createHostDispatcher(options: HostDispatcherOptions): HostDispatcher {
   const { manifest } = options;
@@ -96,7 +117,7 @@ export function createHostDispatcher(options: HostDispatcherOptions): HostDispat
     loopbackGraphdb: options.loopbackGraphdb,
   };
   const units = CAPABILITIES.map((create) => create(context));
-  const calls: ServedCalls = Object.assign({}, ...units.map((unit) => unit.calls));
+  const calls: ServedCalls = chargedToRequests(Object.assign({}, ...units.map((unit) => unit.calls)));
   const probes = new Map<string, ConnectionProbe>();
   for (const unit of units) if (unit.probe) probes.set(unit.probe.type, unit.probe);
 

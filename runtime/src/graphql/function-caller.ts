@@ -1,3 +1,4 @@
+import type { RequestMemory } from "../memory/memory-budget.ts";
 import type { FunctionInvoker, InvokeOutcome } from "../wasm/function-invoker.ts";
 import type { JwtClaims, LogEntry } from "../wasm/host-calls.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
@@ -34,6 +35,8 @@ export interface CallOptions {
   lambda?: string;
   /** The verified claims of the user's JWT that authorized the call (see `RequestAuth`). */
   jwtClaims?: JwtClaims;
+  /** The memory account of the request the call serves (see memory/memory-budget.ts). */
+  memory?: RequestMemory;
 }
 
 export type FunctionCaller = (
@@ -67,6 +70,7 @@ export function createFunctionCaller(options: FunctionCallerOptions): FunctionCa
       outcome = await options.invoker.invoke(binding.witName, witArgs, {
         executionId,
         ...(callOptions.jwtClaims ? { jwtClaims: callOptions.jwtClaims } : {}),
+        ...(callOptions.memory ? { memory: callOptions.memory } : {}),
       });
     } catch (e) {
       outcome = {

@@ -1,4 +1,11 @@
 import { createYoga, type Plugin } from "graphql-yoga";
+import {
+  appMemoryPool,
+  DEFAULT_MEMORY_LIMITS,
+  type MemoryPool,
+  RequestMemory,
+  totalMemoryPool,
+} from "../memory/memory-budget.ts";
 import type { FunctionInvoker } from "../wasm/function-invoker.ts";
 import type { JwtClaims, LogEntry } from "../wasm/host-calls.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
@@ -30,6 +37,16 @@ export interface GraphQLHandlerOptions {
   graphiql?: boolean;
   /** Bounds on one request (aliases, depth, tokens, cost, directives, function calls). */
   limits?: Partial<OperationLimits>;
+  /**
+   * The memory its requests hold: the app's pool (inside the server's total) and the bound of one request
+   * (defaults: `DEFAULT_MEMORY_LIMITS`, in a pool of this handler's own).
+   */
+  memory?: RequestMemoryOptions;
+}
+
+export interface RequestMemoryOptions {
+  app: MemoryPool;
+  requestBytes?: number;
 }
 
 /** Who a request comes from, as its server verified it (the platform's gateway, `trellis dev`). */
@@ -61,6 +78,8 @@ interface RequestState {
   calls: number;
   /** The request's verified JWT claims, passed to every call it makes. */
   jwtClaims?: JwtClaims;
+  /** What the request's calls received, charged against its memory bounds. */
+  memory: RequestMemory;
 }
 
 export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHandler {
@@ -74,6 +93,8 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     onExecution: options.onExecution,
   });
   const limits: OperationLimits = { ...DEFAULT_OPERATION_LIMITS, ...options.limits };
+  const memory = options.memory ?? { app: appMemoryPool("app", totalMemoryPool()) };
+  const requestBytes = memory.requestBytes ?? DEFAULT_MEMORY_LIMITS.requestBytes;
 
   for (const binding of fields) {
     const root = schema.getType(binding.rootType) as GraphQLObjectType;
@@ -93,11 +114,10 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
         { extensions: { code: "RESOURCE_EXHAUSTED" } },
       );
     }
-    const { executionId, logs, durationMs, value, failure } = await call(
-      binding,
-      args,
-      state.jwtClaims ? { jwtClaims: state.jwtClaims } : {},
-    );
+    const { executionId, logs, durationMs, value, failure } = await call(binding, args, {
+      memory: state.memory,
+      ...(state.jwtClaims ? { jwtClaims: state.jwtClaims } : {}),
+    });
     state.invocations[info.path.key as string] = { executionId, logs, durationMs };
     for (const log of logs) {
       if (log.level === "error") {
@@ -113,18 +133,19 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     return value;
   }
 
-  const yoga = createYoga<{ trellisAuth?: RequestAuth }, { trellis: RequestState }>({
+  const yoga = createYoga<{ trellisAuth?: RequestAuth; memory: RequestMemory }, { trellis: RequestState }>({
     schema,
     graphqlEndpoint: "*",
     graphiql: options.graphiql ?? false,
     landingPage: false,
     logging: false,
     maskedErrors: { isDev: false },
-    context: ({ trellisAuth }) => ({
+    context: ({ trellisAuth, memory }) => ({
       trellis: {
         invocations: {},
         logErrors: [],
         calls: 0,
+        memory,
         ...(trellisAuth?.jwtClaims ? { jwtClaims: trellisAuth.jwtClaims } : {}),
       },
     }),
@@ -135,8 +156,76 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     sdl,
     fields,
     // The auth travels as yoga's server context: per request, never shared between concurrent ones.
-    fetch: (request, auth) => Promise.resolve(yoga.fetch(request, { trellisAuth: auth ?? {} })),
+    async fetch(request, auth) {
+      const full = memory.app.fullReason();
+      if (full !== undefined) return memoryRefusal(full);
+      const account = new RequestMemory(memory.app, requestBytes);
+      let response: Response;
+      try {
+        response = await yoga.fetch(request, { trellisAuth: auth ?? {}, memory: account });
+      } catch (error) {
+        account.release();
+        throw error;
+      }
+      return releasedWhenSent(response, () => account.release());
+    },
   };
+}
+
+/** Pieces a response body is handed on in, so that its end is seen only when the client has taken the rest. */
+const PIECE_BYTES = 64 * 1024;
+
+/**
+ * The response, with `release` called once its body has been read to the end or cancelled: the answer
+ * holds the request's memory until it has left (a client that reads slowly keeps it held). The body goes
+ * out in 64 KiB pieces, read one at a time, so that a consumer's read-ahead cannot reach the end early.
+ */
+function releasedWhenSent(response: Response, release: () => void): Response {
+  if (!response.body) {
+    release();
+    return response;
+  }
+  const reader = response.body.getReader();
+  let rest: Uint8Array | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!rest || rest.byteLength === 0) {
+          const { done, value } = await reader.read().catch((error) => {
+            release();
+            throw error;
+          });
+          if (done) {
+            release();
+            controller.close();
+            return;
+          }
+          rest = value;
+        }
+        controller.enqueue(rest.subarray(0, PIECE_BYTES));
+        rest = rest.subarray(PIECE_BYTES);
+      },
+      cancel(reason) {
+        release();
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/** A request refused before it runs because its app (or the server) holds all the memory it may. */
+function memoryRefusal(message: string): Response {
+  const body = { errors: [{ message, extensions: { code: "RESOURCE_EXHAUSTED" } }] };
+  return new Response(JSON.stringify(body), {
+    status: 503,
+    headers: { "content-type": "application/json; charset=utf-8", "retry-after": "1" },
+  });
 }
 
 /** Adds `extensions.invocations` and the error-level log entries to each execution result. */

@@ -37,7 +37,13 @@ export type ToWorker = {
   id: number;
   exportName: string;
   args: unknown[];
-  ctx: HostCallContext;
+  /** The call's context, without its `memory` account (which stays on the main thread). */
+  ctx: Omit<HostCallContext, "memory">;
+  /**
+   * What the request this call serves may still receive: a larger result stays in the worker (answered
+   * `overBudget`, and the main thread charges its size to the request to say which bound it passed).
+   */
+  budgetBytes?: number;
 };
 
 export type FromWorker =
@@ -48,6 +54,10 @@ export type FromWorker =
       id: number;
       ok: boolean;
       value?: unknown;
+      /** The result's rough serialized size (call-log.ts `roughSize`), when `ok` or `overBudget`. */
+      bytes?: number;
+      /** The result was bigger than `budgetBytes` (not than `maxResultBytes`): not passed on. */
+      overBudget?: boolean;
       error?: NonNullable<InvokeOutcome["error"]>;
       logs: LogEntry[];
     };

@@ -43,6 +43,12 @@ export class CallLog {
  * thread and encoded as JSON there, where it would stall every app.
  */
 export function sizeOver(value: unknown, limit: number): number | undefined {
+  const total = roughSize(value, limit);
+  return total > limit ? total : undefined;
+}
+
+/** Roughly how many bytes `value` takes once serialized, counted until the count passes `limit`. */
+export function roughSize(value: unknown, limit = Number.POSITIVE_INFINITY): number {
   let total = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
@@ -62,5 +68,5 @@ export function sizeOver(value: unknown, limit: number): number | undefined {
     }
     if (total > limit) return total;
   }
-  return undefined;
+  return total;
 }

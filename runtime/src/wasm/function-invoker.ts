@@ -1,3 +1,4 @@
+import type { RequestMemory } from "../memory/memory-budget.ts";
 import type { JwtClaims, LogEntry } from "./host-calls.ts";
 
 /**
@@ -29,6 +30,8 @@ export interface InvokeOptions {
   timeoutMs?: number;
   /** The verified claims of the user's JWT that authorized the call; its host calls see them (`jwt-claims`). */
   jwtClaims?: JwtClaims;
+  /** The memory account of the request the call serves: its result and host answers are charged there. */
+  memory?: RequestMemory;
 }
 
 export interface FunctionInvoker {

@@ -1,3 +1,5 @@
+import type { RequestMemory } from "../memory/memory-budget.ts";
+
 /**
  * What the runtime's main thread serves to guests: one async method per function of the WIT `host`
  * interface (runtime/wit/host.wit), with the same parameters in camelCase. Implemented by
@@ -23,6 +25,12 @@ export interface HostCallContext {
    * verified them (endpoints declared `"auth": "jwt"`); absent for API keys and public endpoints.
    */
   jwtClaims?: JwtClaims;
+  /**
+   * The memory account of the request the call serves (main thread only): host answers are charged to it
+   * by the dispatcher (`createHostDispatcher`), and refused once the request, its app or the server is over
+   * its bound.
+   */
+  memory?: RequestMemory;
 }
 
 /** A verified JWT's claims (its JSON payload). */

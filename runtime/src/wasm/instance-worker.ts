@@ -9,7 +9,7 @@
 import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import type { FromWorker, ToWorker, WorkerInit } from "./bridge-protocol.ts";
-import { CallLog, sizeOver } from "./call-log.ts";
+import { CallLog, roughSize } from "./call-log.ts";
 import { classifyFailure } from "./failure-kind.ts";
 import { GuestOutput } from "./guest-output.ts";
 import { createHostImports } from "./host-bridge-client.ts";
@@ -125,14 +125,19 @@ async function invoke(message: ToWorker): Promise<void> {
     try {
       const value = fn(...message.args);
       output.endCall();
-      const size = sizeOver(value, init.maxResultBytes);
-      if (size === undefined) send({ type: "result", id: message.id, ok: true, value, logs: logs.finish() });
+      const limit = Math.min(init.maxResultBytes, message.budgetBytes ?? init.maxResultBytes);
+      const bytes = roughSize(value, limit);
+      if (bytes <= limit)
+        send({ type: "result", id: message.id, ok: true, value, bytes, logs: logs.finish() });
       else {
+        const overBudget = bytes <= init.maxResultBytes;
         const error = {
           kind: "resource-exhausted" as const,
-          message: `${message.ctx.functionName} returned about ${mb(size)} MB, more than the ${mb(init.maxResultBytes)} MB a call may return`,
+          message: overBudget
+            ? `${message.ctx.functionName}'s result is over what its request may still receive`
+            : `${message.ctx.functionName} returned about ${mb(bytes)} MB, more than the ${mb(init.maxResultBytes)} MB a call may return`,
         };
-        send({ type: "result", id: message.id, ok: false, error, logs: logs.finish() });
+        send({ type: "result", id: message.id, ok: false, error, bytes, overBudget, logs: logs.finish() });
       }
     } catch (error) {
       const stderrTail = output.endCall();

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, Worker } from "node:worker_threads";
+import { MemoryBoundError } from "../memory/memory-budget.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
 import type { FromWorker, InstancePolicy, ToWorker, WorkerInit } from "./bridge-protocol.ts";
 import { type LoadedComponent, loadTranspiledComponent } from "./core-modules.ts";
@@ -166,6 +167,7 @@ class WorkerPool implements WorkerPoolInvoker {
           executionId: options.executionId,
           functionName: name,
           ...(options.jwtClaims ? { jwtClaims: options.jwtClaims } : {}),
+          ...(options.memory ? { memory: options.memory } : {}),
         },
         timeoutMs: options.timeoutMs ?? this.timeoutMs,
         startedAt,
@@ -284,9 +286,15 @@ class WorkerPool implements WorkerPoolInvoker {
       case "result": {
         const call = pw.current;
         if (!call || call.id !== message.id) return;
+        // A result over what the request may still receive is charged all the same, to say which bound.
+        const refused = message.ok || message.overBudget ? this.charge(call, message.bytes ?? 0) : undefined;
         this.finish(pw, {
-          ok: message.ok,
-          ...(message.ok ? { value: fromJcoValue(message.value) } : { error: message.error }),
+          ok: message.ok && !refused,
+          ...(refused
+            ? { error: { kind: "resource-exhausted", message: refused } }
+            : message.ok
+              ? { value: fromJcoValue(message.value) }
+              : { error: message.error }),
           logs: message.logs,
           durationMs: performance.now() - call.startedAt,
         });
@@ -295,7 +303,25 @@ class WorkerPool implements WorkerPoolInvoker {
     }
   }
 
+  /** Charges a result to its request's memory account; the bound's message when that refuses it. */
+  private charge(call: Call, bytes: number): string | undefined {
+    try {
+      call.ctx.memory?.charge(bytes, `the result of ${call.ctx.functionName}`);
+      return undefined;
+    } catch (error) {
+      if (error instanceof MemoryBoundError) return error.message;
+      throw error;
+    }
+  }
+
   private dispatch(pw: PooledWorker, call: Call): void {
+    // A request already over one of its memory bounds runs no further call.
+    const refusal = call.ctx.memory?.refusal();
+    if (refusal !== undefined) {
+      call.resolve(failed(call.startedAt, "resource-exhausted", refusal));
+      void this.pump();
+      return;
+    }
     pw.current = call;
     call.ctx.deadline = Date.now() + call.timeoutMs;
     pw.timer = setTimeout(() => {
@@ -310,12 +336,14 @@ class WorkerPool implements WorkerPoolInvoker {
       );
       this.replace(pw);
     }, call.timeoutMs);
+    const { memory, ...ctx } = call.ctx;
     const message: ToWorker = {
       type: "invoke",
       id: call.id,
       exportName: call.exportName,
       args: call.args,
-      ctx: call.ctx,
+      ctx,
+      ...(memory ? { budgetBytes: memory.remaining } : {}),
     };
     try {
       pw.worker.postMessage(message);
