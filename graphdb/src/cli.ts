@@ -25,6 +25,7 @@ import { MIN_SECRET_BYTES } from "./server/acl.ts";
 import { DEFAULT_BODY_LIMIT } from "./server/body.ts";
 import { createGrpcServer } from "./server/grpc/grpc-server.ts";
 import { createHttpServer } from "./server/http-server.ts";
+import { LoginThrottle } from "./server/login-throttle.ts";
 
 export const USAGE = `Usage: trellis-graphdb [options]
 
@@ -42,6 +43,9 @@ Options:
                            "password" in the galaxy (namespace 0)
   --acl-secret-file <file> HMAC secret for the JWTs (at least ${MIN_SECRET_BYTES} bytes; default: generated
                            once and kept in <data>/acl-secret)
+  --no-login-throttle      do not throttle failed logins (default with --acl: an address waits 1 s,
+                           doubling to 15 min, after 5 failures, loopback excepted; a user's wrong
+                           passwords wait after 10 failures from all addresses, the right one never)
   --auth-token <token>     require this X-Dgraph-AuthToken on /alter (env TRELLIS_GRAPHDB_AUTH_TOKEN)
   --body-limit <size>      largest request body or gRPC message, e.g. 33554432, 64MiB (default 32MiB)
   --export <dir>           where /admin export writes (default <data>/export)
@@ -58,6 +62,7 @@ export interface CliConfig extends QueryLimitConfig {
   grpcPort: number;
   host: string;
   acl: boolean;
+  loginThrottle: boolean;
   aclSecretFile?: string;
   authToken?: string;
   lambdaUrl?: string;
@@ -102,6 +107,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     grpcPort: parsePort(values["grpc-port"] ?? env.TRELLIS_GRAPHDB_GRPC_PORT ?? "9080", "--grpc-port"),
     host: values.host ?? env.TRELLIS_GRAPHDB_HOST ?? "0.0.0.0",
     acl: values.acl ?? false,
+    loginThrottle: !values["no-login-throttle"],
     aclSecretFile: values["acl-secret-file"],
     authToken: values["auth-token"] ?? env.TRELLIS_GRAPHDB_AUTH_TOKEN,
     lambdaUrl: parseLambdaUrl(values["lambda-url"] ?? env.TRELLIS_GRAPHDB_LAMBDA_URL),
@@ -126,6 +132,7 @@ function parse(argv: string[]) {
       "grpc-port": { type: "string" },
       host: { type: "string" },
       acl: { type: "boolean" },
+      "no-login-throttle": { type: "boolean" },
       "acl-secret-file": { type: "string" },
       "auth-token": { type: "string" },
       "body-limit": { type: "string" },
@@ -194,9 +201,12 @@ export async function startServer(
     queryTimeoutMs: config.queryTimeoutMs,
     queryLimits: config.queryLimits,
   });
+  // One throttle for both transports: a guesser gains nothing by switching from HTTP to gRPC.
+  const loginThrottle = config.loginThrottle ? new LoginThrottle() : false;
   const server = createHttpServer(engine, {
     acl: config.acl,
     aclSecret,
+    loginThrottle,
     authToken: config.authToken,
     bodyLimit: config.bodyLimit,
     graphql: { lambdaUrl: config.lambdaUrl, lambda: embedded.lambda },
@@ -206,6 +216,7 @@ export async function startServer(
   const grpcServer = createGrpcServer(engine, {
     acl: config.acl,
     aclSecret,
+    loginThrottle,
     authToken: config.authToken,
     maxMessageBytes: config.bodyLimit,
     logger,

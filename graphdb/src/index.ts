@@ -88,3 +88,8 @@ export type { GrpcServer, GrpcServerOptions } from "./server/grpc/grpc-server.ts
 export { createGrpcServer } from "./server/grpc/grpc-server.ts";
 export type { HttpServerOptions } from "./server/http-server.ts";
 export { createHttpServer } from "./server/http-server.ts";
+export {
+  DEFAULT_LOGIN_THROTTLE,
+  LoginThrottle,
+  type LoginThrottleOptions,
+} from "./server/login-throttle.ts";

@@ -25,6 +25,8 @@ export interface ApiRequest {
   body(): Promise<Buffer>;
   /** The engine behind this request's access checks. */
   engine: RequestEngine;
+  /** The client's address (the TCP peer). */
+  clientAddress: string;
   ctx: ServerContext;
 }
 
@@ -58,6 +60,7 @@ export function apiEndpoint(ctx: ServerContext, handler: ApiHandler) {
       params,
       headers,
       ctx,
+      clientAddress: request.ip,
       body: () => {
         body ??= readRawBody(request.raw, ctx.bodyLimit).then((raw) =>
           decodeContent(raw, headers, ctx.bodyLimit),

@@ -10,6 +10,7 @@ import type { GraphEngine, TxnContext } from "../engine/engine-api.ts";
 import { GALAXY_NAMESPACE } from "../engine/namespace.ts";
 import type { AccessClaims, Acl } from "./acl.ts";
 import { checkAuthToken } from "./auth-token.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
 
 export type RequestEngine = Pick<GraphEngine, "query" | "mutate" | "commit" | "alter">;
 
@@ -17,6 +18,8 @@ export interface Guards {
   acl?: Acl;
   /** `X-Dgraph-AuthToken` secret required by /alter (and by namespace management). */
   authToken?: string;
+  /** Failed logins per client address and per user (with ACL, unless turned off). */
+  loginThrottle?: LoginThrottle;
 }
 
 export interface RequestCredentials {

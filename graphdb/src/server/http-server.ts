@@ -18,6 +18,7 @@ import { type CorsOption, responseHeaders } from "./cors.ts";
 import { DGRAPH_COMPAT_VERSION } from "./dgraph-compat-version.ts";
 import { errorBody } from "./envelope.ts";
 import { attachGraphQLWebSocket } from "./graphql-websocket.ts";
+import type { LoginThrottle, LoginThrottleOptions } from "./login-throttle.ts";
 import { sendJson } from "./reply.ts";
 import { alterHandler } from "./routes/alter.ts";
 import { assignRoute } from "./routes/assign.ts";
@@ -54,6 +55,11 @@ export interface HttpServerOptions {
   aclAccessTtlMs?: number;
   /** Refresh-token lifetime in ms (default 30 days). */
   aclRefreshTtlMs?: number;
+  /**
+   * The throttle of failed logins (server/login-throttle.ts, on with ACL): its settings (defaults
+   * `DEFAULT_LOGIN_THROTTLE`), one instance shared with the other transport's server, or `false` for none.
+   */
+  loginThrottle?: Partial<LoginThrottleOptions> | LoginThrottle | false;
   /** Shared secret required in `X-Dgraph-AuthToken` for /alter. */
   authToken?: string;
   /** Maximum request body in bytes, before and after gunzip (default 32 MiB). */

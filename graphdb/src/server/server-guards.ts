@@ -5,6 +5,7 @@
 import type { GraphEngine } from "../engine/engine-api.ts";
 import { Acl } from "./acl.ts";
 import type { Guards } from "./guarded-engine.ts";
+import { LoginThrottle, type LoginThrottleOptions } from "./login-throttle.ts";
 
 /** The access options both servers take (see HttpServerOptions and GrpcServerOptions). */
 export interface AccessOptions {
@@ -14,6 +15,11 @@ export interface AccessOptions {
   aclAccessTtlMs?: number;
   aclRefreshTtlMs?: number;
   authToken?: string;
+  /**
+   * The throttle of failed logins (login-throttle.ts): its settings (defaults `DEFAULT_LOGIN_THROTTLE`),
+   * an instance to share between the HTTP and gRPC servers, or `false` for none.
+   */
+  loginThrottle?: Partial<LoginThrottleOptions> | LoginThrottle | false;
 }
 
 /** Throws when ACL is asked for without a secret (or with one shorter than 32 bytes: see Acl). */
@@ -31,5 +37,12 @@ export function serverGuards(engine: GraphEngine, options: AccessOptions): Guard
       refreshTtlMs: options.aclRefreshTtlMs,
     });
   }
-  return { acl, authToken: options.authToken || undefined };
+  const throttle = options.loginThrottle;
+  const loginThrottle =
+    acl === undefined || throttle === false
+      ? undefined
+      : throttle instanceof LoginThrottle
+        ? throttle
+        : new LoginThrottle(throttle);
+  return { acl, authToken: options.authToken || undefined, loginThrottle };
 }

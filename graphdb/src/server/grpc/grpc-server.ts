@@ -13,6 +13,7 @@ import { type Logger, pino } from "pino";
 import type { GraphEngine } from "../../engine/engine-api.ts";
 import { DEFAULT_BODY_LIMIT } from "../body.ts";
 import { DGRAPH_COMPAT_VERSION } from "../dgraph-compat-version.ts";
+import type { LoginThrottle, LoginThrottleOptions } from "../login-throttle.ts";
 import { serverGuards } from "../server-guards.ts";
 import type { GrpcContext } from "./grpc-context.ts";
 import { dgraphServiceDefinition } from "./grpc-proto.ts";
@@ -39,6 +40,11 @@ export interface GrpcServerOptions {
   aclAccessTtlMs?: number;
   /** Refresh-token lifetime in ms (default 30 days). */
   aclRefreshTtlMs?: number;
+  /**
+   * The throttle of failed logins (server/login-throttle.ts, on with ACL): its settings (defaults
+   * `DEFAULT_LOGIN_THROTTLE`), one instance shared with the other transport's server, or `false` for none.
+   */
+  loginThrottle?: Partial<LoginThrottleOptions> | LoginThrottle | false;
   /** Shared secret required in the `auth-token` metadata for Alter. */
   authToken?: string;
   /**

@@ -3,6 +3,7 @@ import { ACL_NOT_ENABLED, type LoginRequest } from "../acl.ts";
 import type { ApiHandler } from "../api-endpoint.ts";
 import { fromEngineError, RequestErrorWithData, toJson } from "../envelope.ts";
 import { type GoJsonError, type GoJsonValue, parseGoJson, structField, typeError } from "../go-json.ts";
+import { loginAttempt } from "../login-throttle.ts";
 
 const FIELDS = {
   userid: "string",
@@ -48,11 +49,14 @@ export function decodeLoginBody(text: string): LoginRequest {
   return req;
 }
 
-export const loginHandler: ApiHandler = async ({ ctx, body }) => {
+export const loginHandler: ApiHandler = async ({ ctx, body, clientAddress }) => {
   const req = decodeLoginBody((await body()).toString("utf8"));
   if (!ctx.acl) throw new RequestErrorWithData(ACL_NOT_ENABLED);
+  const acl = ctx.acl;
+  const login = () => acl.login(req);
   try {
-    const tokens = await ctx.acl.login(req);
+    const throttle = ctx.guards.loginThrottle;
+    const tokens = await (throttle ? throttle.guard(loginAttempt(req, clientAddress), login) : login());
     return { json: toJson({ data: { accessJWT: tokens.accessJWT, refreshJWT: tokens.refreshJWT } }) };
   } catch (e) {
     throw fromEngineError(e, "ErrorInvalidRequest", true);
