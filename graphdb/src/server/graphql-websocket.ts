@@ -6,8 +6,8 @@
  * in all, messages up to the body limit.
  */
 import type { IncomingMessage, Server } from "node:http";
+import { createRequire } from "node:module";
 import type { Duplex } from "node:stream";
-import { GraphQLError } from "graphql";
 import { makeServer } from "graphql-ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { GraphQLRequest } from "../graphql/graphql-service.ts";
@@ -16,10 +16,46 @@ import { tokenNamespace } from "./graphql-request.ts";
 import { headerValue } from "./header-value.ts";
 import type { ServerContext } from "./server-context.ts";
 
-export const MAX_OPERATIONS_PER_CONNECTION = 100;
-export const MAX_OPERATIONS = 10_000;
+/** Operations (subscriptions) running at once: per connection, and on the whole server. */
+export interface SubscriptionLimits {
+  perConnection: number;
+  total: number;
+}
 
-let operations = 0;
+/**
+ * graphql-ws accepts refusals from onSubscribe only as `instanceof GraphQLError` of the graphql it loads
+ * itself, which Node resolves to the package's CommonJS main; the class is taken from there, so the check
+ * holds wherever this file is loaded from (a bundler or test runner may hand it graphql's ESM build).
+ */
+const { GraphQLError } = createRequire(import.meta.url)("graphql") as typeof import("graphql");
+
+export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = { perConnection: 100, total: 10_000 };
+
+/**
+ * The server's count of running operations. A slot is taken when an operation is accepted, before any
+ * await, and given back if it does not start after all: concurrent subscribes can never pass the bound
+ * between its check and its count.
+ */
+class OperationSlots {
+  private taken = 0;
+
+  constructor(readonly limits: SubscriptionLimits) {}
+
+  take(): boolean {
+    if (this.taken >= this.limits.total) return false;
+    this.taken++;
+    return true;
+  }
+
+  give(count = 1): void {
+    this.taken -= count;
+  }
+
+  tooMany(): string {
+    const { perConnection, total } = this.limits;
+    return `too many subscriptions: at most ${perConnection} per connection and ${total} in all; close some first`;
+  }
+}
 
 function tokenOf(payload: unknown, request: IncomingMessage): string | undefined {
   if (payload !== null && typeof payload === "object") {
@@ -31,7 +67,12 @@ function tokenOf(payload: unknown, request: IncomingMessage): string | undefined
 }
 
 /** Serves GraphQL WebSocket connections on `server`'s `/graphql`; returns a function closing them all. */
-export function attachGraphQLWebSocket(server: Server, ctx: ServerContext): () => void {
+export function attachGraphQLWebSocket(
+  server: Server,
+  ctx: ServerContext,
+  limits: SubscriptionLimits = DEFAULT_SUBSCRIPTION_LIMITS,
+): () => void {
+  const slots = new OperationSlots(limits);
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: ctx.bodyLimit,
@@ -48,8 +89,8 @@ export function attachGraphQLWebSocket(server: Server, ctx: ServerContext): () =
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      if (ws.protocol === "graphql-ws") serveLegacy(ws, request, ctx);
-      else serveTransportWs(ws, request, ctx);
+      if (ws.protocol === "graphql-ws") serveLegacy(ws, request, ctx, slots);
+      else serveTransportWs(ws, request, ctx, slots);
     });
   });
   return () => {
@@ -59,7 +100,12 @@ export function attachGraphQLWebSocket(server: Server, ctx: ServerContext): () =
 }
 
 /** `graphql-transport-ws`, by graphql-ws's server over our service. */
-function serveTransportWs(ws: WebSocket, request: IncomingMessage, ctx: ServerContext): void {
+function serveTransportWs(
+  ws: WebSocket,
+  request: IncomingMessage,
+  ctx: ServerContext,
+  slots: OperationSlots,
+): void {
   let namespace = 0;
   /** This connection's running operations, so each is counted off the global bound exactly once. */
   const open = new Set<string>();
@@ -73,27 +119,33 @@ function serveTransportWs(ws: WebSocket, request: IncomingMessage, ctx: ServerCo
       }
     },
     onSubscribe: async (_c, id, payload) => {
-      if (open.size >= MAX_OPERATIONS_PER_CONNECTION || operations >= MAX_OPERATIONS) {
-        return [new GraphQLError("too many subscriptions: at most 100 per connection and 10,000 in all")];
-      }
-      const operation: GraphQLRequest = {
-        query: payload.query,
-        variables: payload.variables ?? null,
-        operationName: payload.operationName ?? null,
-      };
-      const result = await ctx.graphql.subscribe(namespace, operation);
-      if (!(Symbol.asyncIterator in result) && result.errors?.length && result.data === undefined) {
-        return result.errors;
+      // Counted on acceptance, before the await below (concurrent subscribes each see the others).
+      if (open.has(id) || open.size >= slots.limits.perConnection || !slots.take()) {
+        return [new GraphQLError(slots.tooMany())];
       }
       open.add(id);
-      operations++;
-      // graphql-ws executes what onSubscribe returns; hand it the stream through `subscribe` below.
-      return { schema: EMPTY_SCHEMA_MARKER, document: DOCUMENT_MARKER, rootValue: result } as never;
+      let started = false;
+      try {
+        const operation: GraphQLRequest = {
+          query: payload.query,
+          variables: payload.variables ?? null,
+          operationName: payload.operationName ?? null,
+        };
+        const result = await ctx.graphql.subscribe(namespace, operation);
+        if (!(Symbol.asyncIterator in result) && result.errors?.length && result.data === undefined) {
+          return result.errors;
+        }
+        started = true;
+        // graphql-ws executes what onSubscribe returns; hand it the stream through `subscribe` below.
+        return { schema: EMPTY_SCHEMA_MARKER, document: DOCUMENT_MARKER, rootValue: result } as never;
+      } finally {
+        if (!started && open.delete(id)) slots.give();
+      }
     },
     subscribe: (args) => args.rootValue as never,
     execute: (args) => args.rootValue as never,
     onComplete: (_c, id) => {
-      if (open.delete(id)) operations--;
+      if (open.delete(id)) slots.give();
     },
   });
   const closed = server.opened(
@@ -107,7 +159,7 @@ function serveTransportWs(ws: WebSocket, request: IncomingMessage, ctx: ServerCo
     {},
   );
   ws.once("close", (code, reason) => {
-    operations -= open.size;
+    slots.give(open.size);
     open.clear();
     void closed(code, String(reason));
   });
@@ -120,7 +172,12 @@ const DOCUMENT_MARKER = {
 };
 
 /** The legacy `graphql-ws` protocol (subscriptions-transport-ws): init/ack, start/data/complete, stop. */
-function serveLegacy(ws: WebSocket, request: IncomingMessage, ctx: ServerContext): void {
+function serveLegacy(
+  ws: WebSocket,
+  request: IncomingMessage,
+  ctx: ServerContext,
+  slots: OperationSlots,
+): void {
   let namespace: number | undefined;
   const running = new Map<string, AsyncIterator<unknown>>();
   const send = (message: Record<string, unknown>) => {
@@ -130,7 +187,7 @@ function serveLegacy(ws: WebSocket, request: IncomingMessage, ctx: ServerContext
     const it = running.get(id);
     if (it === undefined) return;
     running.delete(id);
-    operations--;
+    slots.give();
     void it.return?.();
   };
   const pump = async (id: string, stream: AsyncIterator<unknown>) => {
@@ -172,27 +229,39 @@ function serveLegacy(ws: WebSocket, request: IncomingMessage, ctx: ServerContext
           send({ id, type: "error", payload: { message: "connection_init must come first" } });
           return;
         }
-        if (
-          running.has(id) ||
-          running.size >= MAX_OPERATIONS_PER_CONNECTION ||
-          operations >= MAX_OPERATIONS
-        ) {
-          send({ id, type: "error", payload: { message: "too many subscriptions or a repeated id" } });
+        if (running.has(id)) {
+          send({
+            id,
+            type: "error",
+            payload: { message: `an operation with id "${id}" is already running` },
+          });
+          return;
+        }
+        // Counted on acceptance, before the await below (messages of one connection come in order).
+        if (running.size >= slots.limits.perConnection || !slots.take()) {
+          send({ id, type: "error", payload: { message: slots.tooMany() } });
           return;
         }
         const payload = message.payload ?? {};
-        const result = await ctx.graphql.subscribe(namespace, {
-          query: String(payload.query ?? ""),
-          variables: (payload.variables as Record<string, unknown> | null) ?? null,
-          operationName: (payload.operationName as string | null) ?? null,
-        });
-        if (!(Symbol.asyncIterator in result)) {
-          send({ id, type: "data", payload: JSON.parse(JSON.stringify(result)) });
+        let result: Awaited<ReturnType<typeof ctx.graphql.subscribe>>;
+        try {
+          result = await ctx.graphql.subscribe(namespace, {
+            query: String(payload.query ?? ""),
+            variables: (payload.variables as Record<string, unknown> | null) ?? null,
+            operationName: (payload.operationName as string | null) ?? null,
+          });
+        } catch (error) {
+          slots.give();
+          throw error;
+        }
+        if (!(Symbol.asyncIterator in result) || ws.readyState !== ws.OPEN) {
+          slots.give();
+          if (Symbol.asyncIterator in result) void result.return?.();
+          else send({ id, type: "data", payload: JSON.parse(JSON.stringify(result)) });
           send({ id, type: "complete" });
           return;
         }
         running.set(id, result);
-        operations++;
         void pump(id, result);
         return;
       }

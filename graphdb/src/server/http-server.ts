@@ -17,7 +17,11 @@ import { ORIGINAL_CONTENT_TYPE } from "./content-type-header.ts";
 import { type CorsOption, responseHeaders } from "./cors.ts";
 import { DGRAPH_COMPAT_VERSION } from "./dgraph-compat-version.ts";
 import { errorBody } from "./envelope.ts";
-import { attachGraphQLWebSocket } from "./graphql-websocket.ts";
+import {
+  attachGraphQLWebSocket,
+  DEFAULT_SUBSCRIPTION_LIMITS,
+  type SubscriptionLimits,
+} from "./graphql-websocket.ts";
 import type { LoginThrottle, LoginThrottleOptions } from "./login-throttle.ts";
 import { sendJson } from "./reply.ts";
 import { alterHandler } from "./routes/alter.ts";
@@ -75,6 +79,11 @@ export interface HttpServerOptions {
   keepAlive?: boolean;
   /** Where `/admin` `export` writes (default `./export`, as Dgraph's `--export`). */
   exportDir?: string;
+  /**
+   * GraphQL subscriptions (operations over WebSocket) running at once: per connection (default 100) and
+   * on the server (default 10,000).
+   */
+  subscriptionLimits?: Partial<SubscriptionLimits>;
   /** The GraphQL API's options: lambda server, limits, time budget. */
   graphql?: GraphQLServiceOptions;
 }
@@ -112,7 +121,10 @@ export function createHttpServer(engine: GraphEngine, options: HttpServerOptions
     }),
   };
   const app = buildApp(ctx);
-  const closeWebSockets = attachGraphQLWebSocket(app.server, ctx);
+  const closeWebSockets = attachGraphQLWebSocket(app.server, ctx, {
+    ...DEFAULT_SUBSCRIPTION_LIMITS,
+    ...options.subscriptionLimits,
+  });
 
   return {
     async listen(port, host) {

@@ -164,7 +164,9 @@ describe("GraphQL subscriptions", () => {
     const deadline = Date.now() + 10_000;
     while (errorOf("s100") === undefined && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));
-    expect(errorOf("s100")?.payload?.message).toBe("too many subscriptions or a repeated id");
+    expect(errorOf("s100")?.payload?.message).toBe(
+      "too many subscriptions: at most 100 per connection and 10000 in all; close some first",
+    );
     expect(got.items.filter((m) => m.type === "error")).toHaveLength(1);
     ws.send(JSON.stringify({ id: "s0", type: "stop" }));
     start("again");
@@ -175,4 +177,41 @@ describe("GraphQL subscriptions", () => {
     expect(got.items.some((m) => m.id === "again" && m.type === "data")).toBe(true);
     ws.close();
   });
+
+  it("never accepts more than the bounds, however many subscribes arrive at once", async () => {
+    const capped = createHttpServer(db.engine, { subscriptionLimits: { perConnection: 8, total: 20 } });
+    const { port } = await capped.listen(0, "127.0.0.1");
+    /** One graphql-transport-ws connection sending `n` subscribes at once; the ids accepted and refused. */
+    const connection = async (name: string, n: number) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/graphql`, "graphql-transport-ws");
+      const got = collector<{ id?: string; type: string; payload?: { message?: string }[] }>();
+      ws.on("message", (data) => got.push(JSON.parse(String(data))));
+      await new Promise((resolve) => ws.once("open", resolve));
+      ws.send(JSON.stringify({ type: "connection_init", payload: {} }));
+      await got.until(1);
+      for (let i = 0; i < n; i++) {
+        const payload = { query: "subscription { queryTask { title } }" };
+        ws.send(JSON.stringify({ id: `${name}-${i}`, type: "subscribe", payload }));
+      }
+      const answered = () => new Set(got.items.filter((m) => m.id).map((m) => m.id)).size;
+      const deadline = Date.now() + 20_000;
+      while (answered() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const accepted = new Set(got.items.filter((m) => m.type === "next").map((m) => m.id));
+      const refused = got.items.filter((m) => m.type === "error");
+      return { ws, accepted: accepted.size, refused };
+    };
+    try {
+      const one = await connection("one", 30);
+      expect(one.accepted).toBe(8);
+      expect(one.refused).toHaveLength(22);
+      expect(one.refused[0].payload?.[0]?.message).toBe(
+        "too many subscriptions: at most 8 per connection and 20 in all; close some first",
+      );
+      const many = await Promise.all(Array.from({ length: 6 }, (_, i) => connection(`c${i}`, 8)));
+      expect(many.reduce((n, c) => n + c.accepted, 0)).toBe(12);
+      for (const c of [one, ...many]) c.ws.close();
+    } finally {
+      await capped.close();
+    }
+  }, 60_000);
 });
