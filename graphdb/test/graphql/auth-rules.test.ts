@@ -234,6 +234,10 @@ _:bob <User.todos> _:t3 .`,
     expect(expired.errors?.[0].message).toMatch(
       /^couldn't rewrite query queryTodo because unable to parse jwt token:token is expired by 1h0m\ds$/,
     );
+    const forever = await gql(q, await hsToken({ USER: "alice" }, { exp: 1e308 }));
+    expect(forever.errors?.[0].message).toBe(
+      'couldn\'t rewrite query queryTodo because unable to parse jwt token:token has invalid claims: "exp" is not whole seconds since 1970 up to the year 9999',
+    );
     const aud = await gql(q, await hsToken({ USER: "alice" }, { aud: "other-app" }));
     expect(aud.errors?.[0].message).toBe(
       "couldn't rewrite query queryTodo because JWT `aud` value doesn't match with the audience",

@@ -2,6 +2,7 @@ import { errors, type JWTPayload, type JWTVerifyOptions, jwtVerify } from "jose"
 import { createGuardedFetch, type GuardedFetch, type OutboundFetch } from "../egress/guarded-fetch.ts";
 import { JwksSource } from "./jwks-source.ts";
 import { JWT_ENV, JwtSettingsError, readJwtSettings } from "./jwt-settings.ts";
+import { invalidTimeClaim } from "./numeric-dates.ts";
 
 /** Signature algorithms accepted: public-key ones only (a shared secret would have to live with the app). */
 const ALGORITHMS = [
@@ -122,8 +123,16 @@ export function createJwtVerifier(
  */
 async function attempt(verify: () => Promise<{ payload: JWTPayload }>): Promise<JWTPayload | undefined> {
   try {
-    return (await verify()).payload;
+    const { payload } = await verify();
+    const claim = invalidTimeClaim(payload);
+    if (claim !== undefined) {
+      throw new JwtRejected(
+        `token not accepted: "${claim}" is not a valid date (whole seconds since 1970, up to the year 9999)`,
+      );
+    }
+    return payload;
   } catch (e) {
+    if (e instanceof JwtRejected) throw e;
     if (e instanceof errors.JWTExpired) throw new JwtRejected("token expired");
     if (e instanceof errors.JWTClaimValidationFailed) {
       throw new JwtRejected(

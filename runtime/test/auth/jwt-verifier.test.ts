@@ -62,6 +62,29 @@ describe("JWT verifier over PEM keys", () => {
     ...extra,
   });
 
+  it("refuses exp, nbf or iat that is no whole second between 1970 and the year 9999 (exp 1e308 never expired)", async () => {
+    const verifier = createJwtVerifier(await env());
+    const signed = (claims: JWTPayload) =>
+      new SignJWT(claims).setProtectedHeader({ alg: "RS256" }).sign(signer.privateKey);
+    const now = Math.floor(Date.now() / 1000);
+    for (const [claims, claim] of [
+      [{ exp: 1e308 }, "exp"],
+      [{ exp: 253_402_300_800 }, "exp"],
+      [{ exp: now + 60.5 }, "exp"],
+      [{ exp: now + 60, nbf: -1 }, "nbf"],
+      [{ exp: now + 60, iat: 1e300 }, "iat"],
+    ] as const) {
+      expect(await rejection(verifier.verify(await signed(claims)))).toBe(
+        `token not accepted: "${claim}" is not a valid date (whole seconds since 1970, up to the year 9999)`,
+      );
+    }
+    expect(
+      await verifier.verify(await signed({ exp: 253_402_300_799, nbf: now - 5, iat: now })),
+    ).toMatchObject({
+      exp: 253_402_300_799,
+    });
+  });
+
   it("accepts a token signed by a configured key and returns its claims", async () => {
     const verifier = createJwtVerifier(await env());
     expect(verifier.configured).toBe(true);

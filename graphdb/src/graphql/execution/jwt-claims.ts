@@ -8,6 +8,7 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify } from "jose";
 import type { AuthorizationConfig, JsonWebKeyEntry } from "../schema/authorization-config.ts";
+import { invalidTimeClaim } from "./numeric-dates.ts";
 import {
   DEFAULT_MAX_REMOTE_ANSWER_BYTES,
   fetchFailure,
@@ -62,6 +63,12 @@ export async function verifiedClaims(
   } catch (e) {
     if (e instanceof JwksFetchError) throw new Error(e.message);
     throw new Error(`unable to parse jwt token:${reason(e)}`);
+  }
+  const claim = invalidTimeClaim(payload);
+  if (claim !== undefined) {
+    throw new Error(
+      `unable to parse jwt token:token has invalid claims: "${claim}" is not whole seconds since 1970 up to the year 9999`,
+    );
   }
   checkAudience(config, payload);
   return claimsOf(config, payload);
