@@ -11,6 +11,7 @@ import { pino } from "pino";
 import type { AppRuntime } from "./app-runtime.ts";
 import { type Parsed, parsePlatformArgs, USAGE } from "./cli-args.ts";
 import { buildDemoApp, DEMO_APP, deployDemoApp } from "./demo-app.ts";
+import { onLauncherGone } from "./launcher-link.ts";
 import { permissionReport, underPermissionModel } from "./node-permissions.ts";
 import { type RunningPlatform, startPlatform } from "./platform.ts";
 
@@ -106,6 +107,11 @@ export async function runPlatformCli(
   };
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
+  // The launcher died without a signal to forward (SIGKILL, a crash): no orphan keeps the ports and store.
+  onLauncherGone(() => {
+    logger.warn("the trellis-platform launcher is gone");
+    shutdown("SIGTERM");
+  });
 }
 
 /** How long a shutdown may take before the process exits anyway. */
@@ -134,6 +140,7 @@ function ensureConsoleBuilt(logger: { info(msg: string): void; warn(msg: string)
  * beforehand: build the console (a fresh checkout) and the first-start demo app (copies and compiles).
  */
 export async function preparePlatform(argv: string[]): Promise<void> {
+  onLauncherGone(() => process.exit(1));
   const parsed = parsePlatformArgs(argv);
   const logger = pino({ name: "trellis-platform", level: process.env.TRELLIS_LOG_LEVEL ?? "info" });
   const dataDir = resolve(parsed.dataDir ?? "./data/platform");

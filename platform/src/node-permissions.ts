@@ -15,6 +15,7 @@ import { spawn } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CHILD_STDIO, LAUNCHER_CHILD_ENV } from "./launcher-link.ts";
 
 export interface PermissionPaths {
   /** Read only. */
@@ -73,9 +74,16 @@ export function relaunchUnderPermissions(args: string[]): Promise<number> {
   return runForwardingSignals([...args, ...process.execArgv, ...process.argv.slice(1)], process.env);
 }
 
-/** Runs `node <args>` with inherited stdio, forwarding SIGTERM and SIGINT; resolves with its exit code. */
+/**
+ * Runs `node <args>` with inherited stdio, forwarding SIGTERM and SIGINT, and linked to this process so
+ * that it shuts down if this one dies without a signal to forward (launcher-link.ts); resolves with its
+ * exit code.
+ */
 export function runForwardingSignals(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const child = spawn(process.execPath, args, { stdio: "inherit", env });
+  const child = spawn(process.execPath, args, {
+    stdio: [...CHILD_STDIO],
+    env: { ...env, [LAUNCHER_CHILD_ENV]: "1" },
+  });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on("SIGTERM", forward);
   process.on("SIGINT", forward);
