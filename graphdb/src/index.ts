@@ -80,6 +80,7 @@ export type {
 } from "./cli.ts";
 /** Starts the database with its HTTP and gRPC servers in this process (what the bin runs). */
 export { parseCliArgs as parseGraphDBArgs, startServer as startGraphDBServer } from "./cli.ts";
+export { DEFAULT_MAX_NESTING, nestingProblem } from "./graphql/nesting-depth.ts";
 export { isLoopbackHost } from "./listen-exposure.ts";
 export type { CorsOption } from "./server/cors.ts";
 export type { DgraphConnectionString, DgraphSslMode } from "./server/dgraph-connection-string.ts";

@@ -27,6 +27,7 @@ import type { OutboundFetch } from "./execution/outbound-fetch.ts";
 import { type PlainQueryPlan, planPlainQuery, runPlainQuery } from "./execution/plain-query.ts";
 import { withRemoteResponses } from "./execution/remote-response.ts";
 import { LiveQuery } from "./live-query.ts";
+import { nestingProblem } from "./nesting-depth.ts";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLOperationLimits, limitRules } from "./operation-limits.ts";
 import { buildGraphQLSchema, type GraphQLSchemaBuild } from "./schema/build-graphql-schema.ts";
 
@@ -245,6 +246,8 @@ export class GraphQLService {
         ],
       };
     }
+    const nesting = nestingProblem(request.query, request.variables, this.limits.maxNesting);
+    if (nesting !== undefined) return { errors: [new GraphQLError(nesting)] };
     let document: DocumentNode;
     try {
       document = this.parseCached(request.query);

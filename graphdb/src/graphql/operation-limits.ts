@@ -6,6 +6,7 @@
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import type { GraphQLError, ValidationContext, ValidationRule } from "graphql";
+import { DEFAULT_MAX_NESTING } from "./nesting-depth.ts";
 
 export interface GraphQLOperationLimits {
   /** Characters of the query text. */
@@ -16,6 +17,8 @@ export interface GraphQLOperationLimits {
   maxDepth: number;
   /** Aliases in one operation. */
   maxAliases: number;
+  /** Nesting of lists, objects, arguments and selections in the text, and of lists and objects in variables. */
+  maxNesting: number;
 }
 
 export const DEFAULT_GRAPHQL_LIMITS: GraphQLOperationLimits = {
@@ -23,6 +26,7 @@ export const DEFAULT_GRAPHQL_LIMITS: GraphQLOperationLimits = {
   maxTokens: 20_000,
   maxDepth: 20,
   maxAliases: 200,
+  maxNesting: DEFAULT_MAX_NESTING,
 };
 
 /** GraphQL Armor's rules, reporting a refusal as a validation error rather than throwing it. */
