@@ -146,4 +146,18 @@ describe("the platform's graph database, per app and authenticated", () => {
     expect(await names("alpha")).toEqual([]);
     expect(await names("beta")).toEqual(["Carol"]);
   });
+
+  it("counts failed logins over HTTP and gRPC together", async () => {
+    const user = `guesser-${Date.now()}`;
+    const http = new dgraphHttp.DgraphClientStub(t.platform.graphdb.httpUrl);
+    for (let i = 0; i < 10; i++) {
+      await expect(http.loginIntoNamespace(user, `guess-${i}`, 0)).rejects.toThrow(
+        /invalid username or password/,
+      );
+    }
+    // The eleventh guess, over the other transport, meets the same count.
+    await expect(grpcStub().loginIntoNamespace(user, "guess-10", 0)).rejects.toThrow(
+      /too many failed logins/i,
+    );
+  });
 });

@@ -18,6 +18,7 @@ import {
   type GraphDB,
   GraphQLService,
   type LambdaCaller,
+  LoginThrottle,
 } from "@trellis/graphdb";
 import { createGuardedFetch, type EgressOptions } from "@trellis/runtime/egress";
 import { pino } from "pino";
@@ -119,15 +120,18 @@ async function start(): Promise<() => Promise<void>> {
     let grpcPort = 0;
     if (data.serve) {
       const { aclSecret, host } = data.serve;
+      // One count of failed logins for both transports: a guesser gets no second allowance over gRPC.
+      const loginThrottle = new LoginThrottle();
       const http = createHttpServer(db.engine, {
         requireAuth: true,
         aclSecret,
         logger,
+        loginThrottle,
         graphql: { lambda, fetch },
       });
       httpPort = (await http.listen(data.serve.httpPort, host)).port;
       closers.push(() => http.close());
-      const grpc = createGrpcServer(db.engine, { requireAuth: true, aclSecret, logger });
+      const grpc = createGrpcServer(db.engine, { requireAuth: true, aclSecret, logger, loginThrottle });
       grpcPort = (await grpc.listen(data.serve.grpcPort, host)).port;
       closers.push(() => grpc.close());
     }
