@@ -15,7 +15,9 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
  * that import them. The bundle must end up importing only Node's builtins.
  */
 const RUNTIME_PACKAGE = JSON.parse(readFileSync(here("../../../runtime/package.json"), "utf8"));
-const BUNDLED = new Set(["tar"]);
+// undici: the runtime's own (its egress policy) is never reached here, but @actions/core's HTTP client
+// needs it, bundled as before it became a runtime dependency.
+const BUNDLED = new Set(["tar", "undici"]);
 const UNUSED = Object.keys(RUNTIME_PACKAGE.dependencies).filter((name) => !BUNDLED.has(name));
 
 export async function bundleAction(outfile = here("./dist/index.js")) {
