@@ -153,6 +153,16 @@ export interface GraphEngine {
    * changed; returns the function that removes it. Optional: GraphQL subscriptions need it.
    */
   onChange?(listener: (namespace: number) => void): () => void;
+  /**
+   * Makes sure a namespace has the ACL predicates, the `guardians` group and `groot` (default password
+   * "password" when it is created here): what an ACL server runs at startup. Idempotent.
+   */
+  ensureGroot(namespace: number): Promise<void>;
+  /**
+   * Stores a namespace's GraphQL schema (its `dgraph.graphql` node, created when missing) and returns the
+   * node's uid. The only writer of `dgraph.graphql.*` (DQL mutations are refused them); callers check the SDL.
+   */
+  putGraphQLSchema(namespace: number, sdl: string): Promise<string>;
   /** Leases `n` new uids (Dgraph Zero's `/assign?what=uids&num=n`): the first and last of the range. */
   assignUids(n: number): { startId: number; endId: number };
   close(): Promise<void>;

@@ -12,6 +12,7 @@ import { parseJsonMutation } from "../mutation/json-mutation.ts";
 import { parseJsonText } from "../mutation/json-text-parser.ts";
 import { MutationApplier, type ValueServices } from "../mutation/mutation-applier.ts";
 import { parseNQuads } from "../mutation/rdf-parser.ts";
+import { type PredicateGuard, reservedPredicateGuard } from "../mutation/reserved-predicates.ts";
 import { evaluateCondition } from "../mutation/upsert-condition.ts";
 import { deletePostings } from "../posting/list-tail.ts";
 import { PostingCache } from "../posting/posting-cache.ts";
@@ -30,7 +31,7 @@ import { SnapshotManager } from "../txn/snapshot-manager.ts";
 import { Transaction } from "../txn/transaction.ts";
 import { TxnReader } from "../txn/txn-reader.ts";
 import { hashPasswordAsync, MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../types/password.ts";
-import { accountUpserts, GROOT_DEFAULT_PASSWORD, GROOT_USER } from "./acl-accounts.ts";
+import { ACL_SCHEMA, accountUpserts, GROOT_DEFAULT_PASSWORD, GROOT_USER } from "./acl-accounts.ts";
 import { BulkLoader, type BulkLoadOptions, type BulkLoadResult } from "./bulk-loader.ts";
 import { Catalog } from "./catalog.ts";
 import { derivedKeysChanged, rebuildDerivedKeys } from "./derived-keys.ts";
@@ -76,6 +77,13 @@ export interface GraphDBOptions {
   queryTimeoutMs?: number;
   /** Per-query limits: Dgraph's query-edge and normalize-node limits, the response bound. */
   queryLimits?: Partial<QueryLimits>;
+  /**
+   * Refuse every `dgraph.*` predicate but `dgraph.type` in DQL mutations (N-Quads, JSON, upserts, `S * *`
+   * deletes), guardians' too: the ACL's accounts are then changed only by the operations that own them.
+   * Default false, as Dgraph (whose guardians may write ACL predicates). The GraphQL schema's predicates
+   * (`dgraph.graphql.*`, `dgraph.drop.op`) are refused either way.
+   */
+  protectReservedPredicates?: boolean;
 }
 
 /** The server's own bound on a query's run time unless GraphDBOptions.queryTimeoutMs says otherwise. */
@@ -127,6 +135,8 @@ export class GraphDB implements GraphEngine {
   private readonly queryTimeoutMs: number;
   private readonly queryLimits: QueryLimits;
   private readonly aclOnOpen: boolean;
+  /** What public mutations may not write (reserved predicates). */
+  private readonly publicGuard: PredicateGuard;
   /** The read-only timestamp last handed out, per namespace (a transaction belongs to one namespace). */
   private readonly lastReadOnlyTs = new Map<number, number>();
   private commitsSincePurge = 0;
@@ -159,6 +169,7 @@ export class GraphDB implements GraphEngine {
     this.abortAfterMs = options.txnAbortAfterMs ?? 5 * 60_000;
     this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     this.queryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.queryLimits };
+    this.publicGuard = reservedPredicateGuard(options.protectReservedPredicates ?? false);
     this.sweeper = setInterval(() => this.sweep(), Math.min(10_000, this.abortAfterMs)).unref();
   }
 
@@ -271,14 +282,18 @@ export class GraphDB implements GraphEngine {
   // Mutate
 
   async mutate(req: MutateRequest): Promise<MutateResponse> {
-    return this.mutateIn(this.namespaces.require(req.namespace), req, this.services);
+    return this.mutateIn(this.namespaces.require(req.namespace), req, this.services, this.publicGuard);
   }
 
-  /** A mutation in a namespace, with the given value services (the engine's own, but for restores). */
+  /**
+   * A mutation in a namespace, with the given value services (the engine's own, but for restores). The
+   * engine's own writes of reserved predicates (accounts, the GraphQL schema) pass no guard.
+   */
   private async mutateIn(
     ns: Namespace,
     req: MutateRequest,
     services: ValueServices,
+    guard?: PredicateGuard,
   ): Promise<MutateResponse> {
     const t0 = now();
     this.assertOpen();
@@ -345,8 +360,13 @@ export class GraphDB implements GraphEngine {
       if (state === "aborted") throw new TxnConflictError();
       if (state !== "open") throw new DgraphError("Transaction has already been committed");
     }
-    const applier = new MutationApplier(txn, reader, ns.schema, applyServices, (p) =>
-      this.persistPredicate(ns, p),
+    const applier = new MutationApplier(
+      txn,
+      reader,
+      ns.schema,
+      applyServices,
+      (p) => this.persistPredicate(ns, p),
+      guard,
     );
     try {
       for (const p of chosen)
@@ -568,7 +588,7 @@ export class GraphDB implements GraphEngine {
       // As Dgraph: dropping the data keeps the GraphQL schema, which is stored as data.
       const graphqlSchema = await this.storedGraphQLSchema(ns.id);
       await this.wipeNamespace(ns, false);
-      if (graphqlSchema !== undefined) await this.storeGraphQLSchema(ns.id, graphqlSchema);
+      if (graphqlSchema !== undefined) await this.putGraphQLSchema(ns.id, graphqlSchema);
       return;
     }
     if (op.dropAttr || dropOp === "ATTR") {
@@ -608,21 +628,33 @@ export class GraphDB implements GraphEngine {
     return row?.["dgraph.graphql.schema"] || undefined;
   }
 
-  private async storeGraphQLSchema(namespace: number, sdl: string): Promise<void> {
-    await this.mutate({
-      namespace,
-      commitNow: true,
-      mutations: [
-        {
-          setJson: {
-            uid: "_:schema",
-            "dgraph.type": "dgraph.graphql",
-            "dgraph.graphql.xid": "dgraph.graphql.schema",
-            "dgraph.graphql.schema": sdl,
-          },
-        },
-      ],
+  /**
+   * Stores a namespace's GraphQL schema (input SDL) in its `dgraph.graphql` node, creating the node when it
+   * has none; returns the node's uid. The only way to write `dgraph.graphql.*`: DQL mutations may not. The
+   * caller has built and checked the SDL (GraphQLService.updateSchema).
+   */
+  async putGraphQLSchema(namespace: number, sdl: string): Promise<string> {
+    this.assertOpen();
+    const ns = this.namespaces.require(namespace);
+    const node = (uid: string) => ({
+      uid,
+      "dgraph.type": "dgraph.graphql",
+      "dgraph.graphql.xid": "dgraph.graphql.schema",
+      "dgraph.graphql.schema": sdl,
     });
+    const res = await this.mutateIn(
+      ns,
+      {
+        commitNow: true,
+        query: '{ s as var(func: eq(dgraph.graphql.xid, "dgraph.graphql.schema")) }',
+        mutations: [
+          { setJson: node("uid(s)"), cond: "@if(gt(len(s), 0))" },
+          { setJson: node("_:schema"), cond: "@if(eq(len(s), 0))" },
+        ],
+      },
+      this.services,
+    );
+    return res.uids.schema ?? "";
   }
 
   /** The galaxy's drop-all: every namespace's data and schema; only the galaxy remains, bootstrapped. */
@@ -796,6 +828,16 @@ export class GraphDB implements GraphEngine {
         if (!(e instanceof TxnAbortedError) || attempt >= 5) throw e;
       }
     }
+  }
+
+  async ensureGroot(namespace: number): Promise<void> {
+    this.assertOpen();
+    const ns = this.namespaces.require(namespace);
+    const missing = ["dgraph.xid", "dgraph.password", "dgraph.user.group"].some(
+      (p) => ns.schema.predicate(p) === undefined,
+    );
+    if (missing) await this.alter({ namespace, schema: ACL_SCHEMA });
+    await this.ensureAccounts(ns, GROOT_DEFAULT_PASSWORD, this.services);
   }
 
   /** Makes sure the namespace has its guardians group and groot (idempotent upserts, retried on aborts). */

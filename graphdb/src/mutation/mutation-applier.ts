@@ -8,6 +8,7 @@ import type { SchemaState } from "../schema/schema-state.ts";
 import { fingerprint, valueFingerprint } from "../txn/conflict-key.ts";
 import type { Transaction } from "../txn/transaction.ts";
 import type { TxnReader } from "../txn/txn-reader.ts";
+import type { PredicateGuard } from "./reserved-predicates.ts";
 
 /** Value services the applier needs (tokenizers and type conversion), injected by the engine. */
 export interface ValueServices {
@@ -48,6 +49,8 @@ export class MutationApplier {
     private readonly services: ValueServices,
     /** Called when a predicate is created by auto-schema (the engine persists it). */
     private readonly onNewPredicate: (p: PredicateSchema) => void,
+    /** Refuses predicates this mutation may not write (reserved ones), `S * *` expansions included. */
+    private readonly guard?: PredicateGuard,
   ) {}
 
   /** Applies deletes, then sets, as Dgraph does. */
@@ -80,6 +83,7 @@ export class MutationApplier {
 
   private setEdge(e: ResolvedEdge): void {
     if (e.object.kind === "star") throw new DgraphError(`Cannot use star in set n-quad: ${describe(e)}`);
+    this.guard?.(e.predicate);
     const s = this.schemaFor(e);
     this.txn.preds.add(e.predicate);
     const key = this.reader.keys.dataKey(e.predicate, e.subject);
@@ -142,6 +146,7 @@ export class MutationApplier {
       this.deleteNode(e.subject);
       return;
     }
+    this.guard?.(e.predicate);
     const s = this.schema.predicate(e.predicate);
     if (s === undefined) return; // nothing stored under an unknown predicate
     this.txn.preds.add(e.predicate);

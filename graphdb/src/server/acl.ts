@@ -7,14 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import { DgraphError, GrpcStatus, TxnAbortedError } from "../core/errors.ts";
-import {
-  ACL_SCHEMA,
-  accountUpserts,
-  GROOT_DEFAULT_PASSWORD,
-  GROOT_USER,
-  GUARDIANS_GROUP,
-} from "../engine/acl-accounts.ts";
+import { DgraphError, GrpcStatus } from "../core/errors.ts";
+import { GROOT_DEFAULT_PASSWORD, GROOT_USER, GUARDIANS_GROUP } from "../engine/acl-accounts.ts";
 import type { GraphEngine } from "../engine/engine-api.ts";
 import { GALAXY_NAMESPACE } from "../engine/namespace.ts";
 
@@ -126,30 +120,8 @@ export class Acl {
    * graph. (After a drop, the engine itself gives the namespace its accounts back.)
    */
   async ensureGroot(namespace = GALAXY_NAMESPACE): Promise<void> {
-    await this.ensureSchema(namespace);
-    for (const req of accountUpserts(GROOT_DEFAULT_PASSWORD, namespace)) await this.upsertWithRetry(req);
-  }
-
-  private async ensureSchema(namespace: number): Promise<void> {
-    const res = await this.engine.query({
-      namespace,
-      query: "schema(pred: [dgraph.xid, dgraph.password, dgraph.user.group]) { type }",
-    });
-    const present = new Set(
-      ((JSON.parse(res.json) as { schema?: { predicate: string }[] }).schema ?? []).map((p) => p.predicate),
-    );
-    if (present.size < 3) await this.engine.alter({ namespace, schema: ACL_SCHEMA });
-  }
-
-  private async upsertWithRetry(req: Parameters<GraphEngine["mutate"]>[0]): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.engine.mutate(req);
-        return;
-      } catch (e) {
-        if (!(e instanceof TxnAbortedError) || attempt >= 5) throw e;
-      }
-    }
+    // The engine writes the accounts itself: a DQL mutation may be refused `dgraph.*` predicates.
+    await this.engine.ensureGroot(namespace);
   }
 
   /**
