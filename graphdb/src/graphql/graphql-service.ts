@@ -18,6 +18,7 @@ import {
   type ValidationRule,
   validate,
 } from "graphql";
+import { DgraphError } from "../core/errors.ts";
 import type { GraphEngine } from "../engine/engine-api.ts";
 import { fieldResolver, typeResolver } from "./execution/field-resolver.ts";
 import { httpLambdaCaller, LambdaBatcher, type LambdaCaller } from "./execution/lambda-caller.ts";
@@ -73,6 +74,8 @@ export interface GraphQLServiceOptions {
 
 export class GraphQLService {
   private readonly builds = new Map<number, GraphQLSchemaBuild>();
+  /** Stored schemas that failed to build, per namespace, with the error each request gets. */
+  private readonly broken = new Map<number, { input: string; error: DgraphError }>();
   private readonly documents = new Map<string, DocumentNode>();
   private readonly validated = new WeakMap<GraphQLSchemaBuild, Set<string>>();
   /** Plain-query plans per schema build, by operation name and text (null: the operation has none). */
@@ -117,7 +120,11 @@ export class GraphQLService {
   /** The namespace's schema as served now (built from the stored SDL), or undefined. */
   async current(namespace: number): Promise<GraphQLSchemaBuild | undefined> {
     // Nothing committed in the namespace since the stored schema was last read: it is still the same.
-    if (this.unchanged.has(namespace)) return this.builds.get(namespace);
+    if (this.unchanged.has(namespace)) {
+      const broken = this.broken.get(namespace);
+      if (broken !== undefined) throw broken.error;
+      return this.builds.get(namespace);
+    }
     const changes = this.changes.get(namespace) ?? 0;
     const stored = await this.storedSchema(namespace);
     // Only if no commit came in while it was read (without a change feed, every request reads it).
@@ -126,11 +133,30 @@ export class GraphQLService {
     }
     if (stored === undefined) {
       this.builds.delete(namespace);
+      this.broken.delete(namespace);
       return undefined;
     }
     const cached = this.builds.get(namespace);
     if (cached !== undefined && cached.input === stored.schema) return cached;
-    const build = buildGraphQLSchema(stored.schema);
+    this.builds.delete(namespace);
+    const broken = this.broken.get(namespace);
+    if (broken !== undefined && broken.input === stored.schema) throw broken.error;
+    let build: GraphQLSchemaBuild;
+    try {
+      build = buildGraphQLSchema(stored.schema);
+    } catch (e) {
+      if (!(e instanceof DgraphError)) throw e;
+      // Stored by a path that does not check it (a bulk load, an older server): never served, and not
+      // built again on every request.
+      const error = new DgraphError(
+        `The stored GraphQL schema does not build, so it is not served: ${e.message}. ` +
+          "Set a valid schema with /admin/schema (updateGQLSchema).",
+        "Error",
+      );
+      this.broken.set(namespace, { input: stored.schema, error });
+      throw error;
+    }
+    this.broken.delete(namespace);
     this.builds.set(namespace, build);
     return build;
   }
@@ -147,34 +173,11 @@ export class GraphQLService {
   ): Promise<{ build: GraphQLSchemaBuild; stored: StoredSchema }> {
     const build = this.checkSchema(sdl);
     await this.engine.alter({ namespace, schema: build.dqlSchema });
-    const res = await this.engine.mutate({
-      namespace,
-      commitNow: true,
-      query: `{ s as var(func: eq(dgraph.graphql.xid, "${SCHEMA_XID}")) }`,
-      mutations: [
-        {
-          setJson: {
-            uid: "uid(s)",
-            "dgraph.type": "dgraph.graphql",
-            "dgraph.graphql.xid": SCHEMA_XID,
-            "dgraph.graphql.schema": sdl,
-          },
-          cond: "@if(gt(len(s), 0))",
-        },
-        {
-          setJson: {
-            uid: "_:schema",
-            "dgraph.type": "dgraph.graphql",
-            "dgraph.graphql.xid": SCHEMA_XID,
-            "dgraph.graphql.schema": sdl,
-          },
-          cond: "@if(eq(len(s), 0))",
-        },
-      ],
-    });
+    const uid = await this.engine.putGraphQLSchema(namespace, sdl);
     this.builds.set(namespace, build);
+    this.broken.delete(namespace);
     this.schemaUpdates++;
-    const stored = (await this.storedSchema(namespace)) ?? { id: res.uids.schema ?? "", schema: sdl };
+    const stored = (await this.storedSchema(namespace)) ?? { id: uid, schema: sdl };
     return { build, stored };
   }
 
@@ -227,7 +230,13 @@ export class GraphQLService {
     namespace: number,
     request: GraphQLRequest,
   ): Promise<{ build: GraphQLSchemaBuild; document: DocumentNode } | { errors: GraphQLError[] }> {
-    const build = await this.current(namespace);
+    let build: GraphQLSchemaBuild | undefined;
+    try {
+      build = await this.current(namespace);
+    } catch (e) {
+      if (e instanceof DgraphError) return { errors: [new GraphQLError(e.message)] };
+      throw e;
+    }
     if (build === undefined) {
       return {
         errors: [
