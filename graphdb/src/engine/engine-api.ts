@@ -83,6 +83,11 @@ export interface MutateRequest {
   /** The upsert query (DQL text), whose variables the mutations use. */
   query?: string;
   vars?: Record<string, string>;
+  /**
+   * Milliseconds the request may run before its commit (parsing, the upsert query, applying the edges),
+   * never longer than the engine's mutation timeout; exceeded → "context deadline exceeded", and the
+   * transaction is aborted. gRPC sets it from the call's deadline, HTTP from `/mutate?timeout=`.
+   */
   timeoutMs?: number;
 }
 
@@ -108,6 +113,12 @@ export interface AlterOperation {
   dropOp?: "NONE" | "ALL" | "DATA" | "ATTR" | "TYPE";
   dropValue?: string;
   runInBackground?: boolean;
+  /**
+   * Milliseconds the alter may run (a gRPC call's deadline, `/alter?timeout=`), never longer than the
+   * engine's alter timeout: an index build still running then stops with "context deadline exceeded" and
+   * leaves the previous schema and indexes as they were.
+   */
+  timeoutMs?: number;
 }
 
 export interface CommitRequest {

@@ -8,16 +8,13 @@ import { conditionVariables } from "../dql/condition-parser.ts";
 import { parseCondition, parseDql } from "../dql/parser.ts";
 import type { Edge } from "../mutation/edge.ts";
 import { EdgeResolver } from "../mutation/edge-resolver.ts";
-import { parseJsonMutation } from "../mutation/json-mutation.ts";
-import { parseJsonText } from "../mutation/json-text-parser.ts";
 import { MutationApplier, type ValueServices } from "../mutation/mutation-applier.ts";
-import { parseNQuads } from "../mutation/rdf-parser.ts";
 import { type PredicateGuard, reservedPredicateGuard } from "../mutation/reserved-predicates.ts";
 import { evaluateCondition } from "../mutation/upsert-condition.ts";
 import { deletePostings } from "../posting/list-tail.ts";
 import { PostingCache } from "../posting/posting-cache.ts";
 import { executeQueryAsync, type QueryOptions, type QueryResult } from "../query/executor.ts";
-import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "../query/query-budget.ts";
+import { DEFAULT_QUERY_LIMITS, QueryBudget, type QueryLimits, TIME_SLICE_MS } from "../query/query-budget.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
 import { allPredicateKeysRange } from "../store/keys.ts";
 import type { KVStore } from "../store/kv-store.ts";
@@ -43,11 +40,16 @@ import type {
   Latency,
   MutateRequest,
   MutateResponse,
-  MutationInput,
   QueryRequest,
   QueryResponse,
   TxnContext,
 } from "./engine-api.ts";
+import {
+  DEFAULT_MUTATION_LIMITS,
+  type MutationLimits,
+  type ParsedMutation,
+  parseMutations,
+} from "./mutation-parse.ts";
 import { GALAXY_NAMESPACE, type Namespace, namespaceHex } from "./namespace.ts";
 import { NamespaceRegistry } from "./namespace-registry.ts";
 import { applySchemaText, bootstrapSchema } from "./schema-alter.ts";
@@ -84,6 +86,11 @@ export interface GraphDBOptions {
    * (`dgraph.graphql.*`, `dgraph.drop.op`) are refused either way.
    */
   protectReservedPredicates?: boolean;
+  /**
+   * Bounds on one mutation request: N-Quads (default 1,000,000, Dgraph's), bytes of text (default none)
+   * and run time before commit (default none, as Dgraph; a request's own timeout applies either way).
+   */
+  mutationLimits?: Partial<MutationLimits>;
 }
 
 /** The server's own bound on a query's run time unless GraphDBOptions.queryTimeoutMs says otherwise. */
@@ -91,8 +98,8 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
 
 const NO_KEYS: ReadonlySet<number> = new Set();
 
-/** Most N-Quads one request may carry (Dgraph's limit). */
-export const MAX_NQUADS_PER_REQUEST = 1_000_000;
+/** Edges applied between two chances to give the event loop back. */
+const APPLY_CHUNK = 1024;
 /** Conflict records kept for transactions that have read but not yet written, before those are given up. */
 const MAX_CONFLICT_RECORDS = 2_000_000;
 
@@ -134,6 +141,7 @@ export class GraphDB implements GraphEngine {
   private readonly abortAfterMs: number;
   private readonly queryTimeoutMs: number;
   private readonly queryLimits: QueryLimits;
+  private readonly mutationLimits: MutationLimits;
   private readonly aclOnOpen: boolean;
   /** What public mutations may not write (reserved predicates). */
   private readonly publicGuard: PredicateGuard;
@@ -169,6 +177,7 @@ export class GraphDB implements GraphEngine {
     this.abortAfterMs = options.txnAbortAfterMs ?? 5 * 60_000;
     this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     this.queryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.queryLimits };
+    this.mutationLimits = { ...DEFAULT_MUTATION_LIMITS, ...options.mutationLimits };
     this.publicGuard = reservedPredicateGuard(options.protectReservedPredicates ?? false);
     this.sweeper = setInterval(() => this.sweep(), Math.min(10_000, this.abortAfterMs)).unref();
   }
@@ -297,13 +306,11 @@ export class GraphDB implements GraphEngine {
   ): Promise<MutateResponse> {
     const t0 = now();
     this.assertOpen();
-    const parsed = req.mutations.map((m) => this.parseMutation(m));
-    const total = parsed.reduce((n, p) => n + p.set.length + p.del.length, 0);
-    if (total > MAX_NQUADS_PER_REQUEST) {
-      throw new DgraphError(
-        `NQuad count in the request: ${total}, is more that threshold: ${MAX_NQUADS_PER_REQUEST}`,
-      );
-    }
+    const budget = new QueryBudget({ timeoutMs: this.mutationTimeoutFor(req.timeoutMs) });
+    budget.startSlice(TIME_SLICE_MS);
+    const parsed = await parseMutations(req.mutations, req.query, this.mutationLimits, budget, () =>
+      this.nextBlankLabel(),
+    );
     const conds = parsed.map((p) => (p.cond === undefined ? undefined : parseCondition(p.cond)));
     const upsertDoc = req.query
       ? parseDql(req.query, req.vars, { needVars: mutationVariables(parsed, conds) })
@@ -317,20 +324,62 @@ export class GraphDB implements GraphEngine {
       txn = this.txns.begin(this.oracle.nextTs(), false, ns.id);
       assigned = true;
     }
-    if (txn.state === "aborted") throw new TxnConflictError();
-    if (txn.state === "committed" || txn.state === "committing")
-      throw new DgraphError("Transaction has already been committed");
+    checkWritable(txn);
+    if (txn.busy > 0) throw txnBusy();
     const t2 = now();
+    txn.busy++;
+    let queryResult: QueryResult | undefined;
+    let resolver: EdgeResolver;
+    try {
+      ({ queryResult, resolver } = await this.applyMutations(ns, txn, req, upsertDoc, parsed, conds, budget, {
+        services,
+        guard,
+      }));
+    } catch (e) {
+      // A half-applied mutation must never reach storage: the transaction is aborted.
+      // A transaction begun for this request is of no use to anyone after it failed.
+      if (txn.state === "open" && (txn.hasWrites || assigned)) this.abortTxn(txn);
+      throw e;
+    } finally {
+      txn.busy--;
+    }
+    const uids: Record<string, string> = {};
+    for (const [label, uid] of resolver.newUids) uids[label] = `0x${uid.toString(16)}`;
+    const ctx: TxnContext = req.commitNow ? await this.commitTxn(txn) : this.txnContext(txn);
+    const t3 = now();
+    return {
+      uids,
+      queriesJson: queryResult?.json,
+      txn: ctx,
+      latency: latency(t0, t1, t2, t3, assigned),
+    };
+  }
+
+  /**
+   * Runs the upsert query, resolves the chosen mutations' edges and applies them to the transaction, a
+   * chunk of edges at a time with the event loop given back between chunks (the transaction is marked busy
+   * meanwhile, so nothing commits it half-applied). Fails past the budget's deadline.
+   */
+  private async applyMutations(
+    ns: Namespace,
+    txn: Transaction,
+    req: MutateRequest,
+    upsertDoc: ReturnType<typeof parseDql> | undefined,
+    parsed: ParsedMutation[],
+    conds: (ConditionAST | undefined)[],
+    budget: QueryBudget,
+    how: { services: ValueServices; guard?: PredicateGuard },
+  ): Promise<{ queryResult: QueryResult | undefined; resolver: EdgeResolver }> {
     const reader = new TxnReader(txn, ns.schema, ns.keys, this.cache, this.snapshots);
     let queryResult: QueryResult | undefined;
     if (upsertDoc) {
+      const left = budget.remainingMs();
+      const timeoutMs = this.timeoutFor(req.timeoutMs);
       queryResult = await this.runQuery(txn, reader, upsertDoc, {
-        timeoutMs: this.timeoutFor(req.timeoutMs),
+        timeoutMs: left === undefined ? timeoutMs : Math.min(left, timeoutMs ?? left),
       });
       // Other requests ran while the query did: the transaction may have been finished by one of them.
-      const state = txn.state as Transaction["state"];
-      if (state === "aborted") throw new TxnConflictError();
-      if (state !== "open") throw new DgraphError("Transaction has already been committed");
+      checkWritable(txn);
     }
     const vars = queryResult?.vars;
     const resolver = new EdgeResolver({
@@ -349,16 +398,14 @@ export class GraphDB implements GraphEngine {
         { edges: p.set, op: "set" as const },
       ]),
     );
-    let applyServices = services;
-    if (services === this.services) {
+    let applyServices = how.services;
+    if (how.services === this.services) {
       applyServices = await this.prehashPasswords(
         ns,
         chosen.flatMap((p) => p.set),
       );
       // Other requests ran while the passwords were hashed.
-      const state = txn.state as Transaction["state"];
-      if (state === "aborted") throw new TxnConflictError();
-      if (state !== "open") throw new DgraphError("Transaction has already been committed");
+      checkWritable(txn);
     }
     const applier = new MutationApplier(
       txn,
@@ -366,26 +413,37 @@ export class GraphDB implements GraphEngine {
       ns.schema,
       applyServices,
       (p) => this.persistPredicate(ns, p),
-      guard,
+      how.guard,
     );
-    try {
-      for (const p of chosen)
-        applier.apply(resolver.resolve(p.del, "delete"), resolver.resolve(p.set, "set"));
-    } catch (e) {
-      // A half-applied mutation must never reach storage: the transaction is aborted.
-      if (txn.hasWrites) this.abortTxn(txn);
-      throw e;
+    for (const p of chosen) {
+      const del = resolver.resolve(p.del, "delete");
+      const set = resolver.resolve(p.set, "set");
+      for (const [edges, isDelete] of [
+        [del, true],
+        [set, false],
+      ] as const) {
+        for (let i = 0; i < edges.length; i += APPLY_CHUNK) {
+          const chunk = edges.slice(i, i + APPLY_CHUNK);
+          if (isDelete) applier.apply(chunk, []);
+          else applier.apply([], chunk);
+          await budget.pace();
+          checkWritable(txn);
+        }
+      }
     }
-    const uids: Record<string, string> = {};
-    for (const [label, uid] of resolver.newUids) uids[label] = `0x${uid.toString(16)}`;
-    const ctx: TxnContext = req.commitNow ? await this.commitTxn(txn) : this.txnContext(txn);
-    const t3 = now();
-    return {
-      uids,
-      queriesJson: queryResult?.json,
-      txn: ctx,
-      latency: latency(t0, t1, t2, t3, assigned),
-    };
+    budget.checkTime();
+    return { queryResult, resolver };
+  }
+
+  /** The mutation's time bound: the request's timeout (absent or 0: none) bounded by the server's. */
+  private mutationTimeoutFor(requestMs: number | undefined): number | undefined {
+    const server = this.mutationLimits.timeoutMs > 0 ? this.mutationLimits.timeoutMs : undefined;
+    if (requestMs === undefined || requestMs === 0) return server;
+    return server === undefined ? requestMs : Math.min(requestMs, server);
+  }
+
+  private nextBlankLabel(): string {
+    return `dg.${this.labelSeed}.${++this.labelCounter}`;
   }
 
   /**
@@ -424,19 +482,6 @@ export class GraphDB implements GraphEngine {
     };
   }
 
-  private parseMutation(m: MutationInput): { set: Edge[]; del: Edge[]; cond?: string } {
-    const ctx = { nextBlankLabel: () => `dg.${this.labelSeed}.${++this.labelCounter}` };
-    const json = (v: unknown) => (typeof v === "string" ? parseJsonText(v) : v);
-    const set: Edge[][] = [];
-    const del: Edge[][] = [];
-    if (m.setJson !== undefined) set.push(parseJsonMutation(json(m.setJson), "set", ctx));
-    if (m.deleteJson !== undefined) del.push(parseJsonMutation(json(m.deleteJson), "delete", ctx));
-    if (m.setNquads) set.push(parseNQuads(m.setNquads, { op: "set" }));
-    if (m.delNquads) del.push(parseNQuads(m.delNquads, { op: "delete" }));
-    // concat, not push(...): spreading 100k+ edges overflows the call stack.
-    return { set: ([] as Edge[]).concat(...set), del: ([] as Edge[]).concat(...del), cond: m.cond };
-  }
-
   private txnContext(txn: Transaction): TxnContext {
     const ctx: TxnContext = { start_ts: txn.startTs };
     if (txn.conflictKeys.size > 0) ctx.keys = Array.from(txn.conflictKeys, conflictKeyText).sort();
@@ -469,6 +514,7 @@ export class GraphDB implements GraphEngine {
     }
     if (txn.state === "aborted") throw new TxnAbortedError();
     if (txn.state === "committing") throw new DgraphError("Transaction has already been committed");
+    if (txn.busy > 0) throw txnBusy();
     return this.commitTxn(txn);
   }
 
@@ -997,6 +1043,20 @@ export class GraphDB implements GraphEngine {
 function predsOf(txn: Transaction): string[] {
   const head = `1-${txn.namespace.toString(16)}-`;
   return [...txn.preds].map((p) => head + p).sort();
+}
+
+/** Throws unless the transaction may still take writes (another request may have finished it). */
+function checkWritable(txn: Transaction): void {
+  const state = txn.state;
+  if (state === "aborted") throw new TxnConflictError();
+  if (state !== "open") throw new DgraphError("Transaction has already been committed");
+}
+
+/** A commit or mutation of a transaction while one of its mutations is still being applied. */
+function txnBusy(): DgraphError {
+  return new DgraphError(
+    "Transaction has a mutation in progress; wait for it to return before committing or mutating again",
+  );
 }
 
 /** A request naming the start ts of another namespace's transaction (it may not touch it). */

@@ -18,7 +18,7 @@ import { checkDeadline, type ExecContext, type Steps } from "./exec-context.ts";
 import { encodeJson } from "./output/json-encoder.ts";
 import { encodeRdf } from "./output/rdf-encoder.ts";
 import { processBlock } from "./process-graph.ts";
-import { MAX_RESPONSE_BYTES, QueryBudget, type QueryLimits } from "./query-budget.ts";
+import { MAX_RESPONSE_BYTES, QueryBudget, type QueryLimits, TIME_SLICE_MS } from "./query-budget.ts";
 import { processRecurse } from "./recurse.ts";
 import { blockToSubGraph, type SubGraph } from "./subgraph.ts";
 import type { VarStore } from "./var-store.ts";
@@ -39,12 +39,6 @@ export interface QueryOptions {
    */
   keepEmptyNodes?: boolean;
 }
-
-/**
- * How long the async driver lets one query run before giving other work a turn. Short enough that a
- * request arriving meanwhile waits a few ms, long enough that pausing (one setImmediate) costs nothing.
- */
-export const TIME_SLICE_MS = 5;
 
 export interface QueryVars {
   /** Uid variables (sorted uids). */

@@ -34,6 +34,13 @@ export const DEFAULT_QUERY_LIMITS: Readonly<QueryLimits> = {
   responseBytes: 128 * 2 ** 20,
 };
 
+/**
+ * How long a sliced task (a query, a mutation's parse and apply, an index build) runs before giving other
+ * work a turn. Short enough that a request arriving meanwhile waits a few ms, long enough that pausing
+ * (one setImmediate) costs nothing.
+ */
+export const TIME_SLICE_MS = 5;
+
 /** Steps between two reads of the clock (a step is ~10-100 ns of work: one uid, one value, one node). */
 const CLOCK_EVERY = 1024;
 
@@ -79,6 +86,12 @@ export class QueryBudget {
     }
   }
 
+  /** Milliseconds left before the deadline (at least 1), or undefined without one. */
+  remainingMs(): number | undefined {
+    if (this.deadline === Number.POSITIVE_INFINITY) return undefined;
+    return Math.max(1, this.deadline - performance.now());
+  }
+
   /** Starts a time slice of `ms` (the cooperative driver calls this each time it resumes the query). */
   startSlice(ms: number): void {
     this.sliceEnd = performance.now() + ms;
@@ -94,6 +107,17 @@ export class QueryBudget {
     const now = performance.now();
     if (now > this.deadline) throw deadlineExceeded();
     return now >= this.sliceEnd;
+  }
+
+  /**
+   * For async work outside the executor (a mutation's parse and apply, an index build): once the current
+   * slice is used, gives the event loop back (one setImmediate) and starts the next slice. Throws "context
+   * deadline exceeded" once the deadline has passed.
+   */
+  async pace(): Promise<void> {
+    if (!this.sliceUsed()) return;
+    await new Promise<void>((resume) => setImmediate(resume));
+    this.startSlice(TIME_SLICE_MS);
   }
 
   /** Counts edges followed by `@recurse`; fails with Dgraph's text past `queryEdges`. */

@@ -17,6 +17,8 @@ export class Transaction {
   readonly conflictKeys = new Set<number>();
   readonly preds = new Set<string>();
   lastActive = Date.now();
+  /** Mutations of it being applied now (they give the event loop back between chunks): not committable. */
+  busy = 0;
 
   constructor(
     readonly startTs: number,

@@ -14,6 +14,9 @@ export const alterHandler: ApiHandler = async ({ params, headers, body, engine }
   const op = operationFromBody((await body()).toString("utf8"));
   // As in Dgraph, the query parameter decides, whatever the body said.
   op.runInBackground = params.bool("runInBackground");
+  // Not a Dgraph parameter: the same `timeout` as /query's, bounding an index build.
+  const timeoutMs = params.durationMs("timeout");
+  if (timeoutMs !== 0) op.timeoutMs = timeoutMs;
   validateOperation(op);
   try {
     await engine.alter(op);

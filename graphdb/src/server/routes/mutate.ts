@@ -168,6 +168,8 @@ function decodeMutateRdf(text: string): { query?: string; mutations: MutationInp
 export const mutateHandler: ApiHandler = async ({ params, headers, body, engine }) => {
   const commitNow = params.bool("commitNow");
   const startTs = params.uint64("startTs");
+  // Not a Dgraph parameter: the same `timeout` as /query's, bounding the mutation up to its commit.
+  const timeoutMs = params.durationMs("timeout");
   const text = (await body()).toString("utf8");
 
   const parseStart = process.hrtime.bigint();
@@ -190,6 +192,7 @@ export const mutateHandler: ApiHandler = async ({ params, headers, body, engine 
   if (mutations.length === 0 && (query ?? "").trim() === "") throw new RequestErrorWithData("empty request");
   const req: MutateRequest = { startTs, commitNow, mutations };
   if (query !== undefined && query.trim() !== "") req.query = query;
+  if (timeoutMs !== 0) req.timeoutMs = timeoutMs;
 
   let res: Awaited<ReturnType<typeof engine.mutate>>;
   try {

@@ -3,6 +3,7 @@ import { DgraphError } from "../../../core/errors.ts";
 import type { AlterOperation } from "../../../engine/engine-api.ts";
 import { validateOperation } from "../../alter-operation.ts";
 import { callEngine } from "../call-credentials.ts";
+import { remainingMs } from "../call-deadline.ts";
 import type { GrpcMethod } from "../grpc-context.ts";
 import type { ApiOperation, DropOp } from "../grpc-proto.ts";
 
@@ -24,6 +25,8 @@ export function alterOperation(msg: ApiOperation): AlterOperation {
 
 export const alter: GrpcMethod<ApiOperation, Record<string, never>> = async (ctx, call) => {
   const op = alterOperation(call.request);
+  const timeoutMs = remainingMs(call);
+  if (timeoutMs !== undefined) op.timeoutMs = timeoutMs;
   await callEngine(ctx, call, "").alter(op);
   return {};
 };

@@ -5,6 +5,7 @@ import type { MutateRequest, QueryRequest, TxnContext } from "../../../engine/en
 import { apiLatency } from "../../api-latency.ts";
 import type { RequestEngine } from "../../guarded-engine.ts";
 import { callEngine } from "../call-credentials.ts";
+import { remainingMs } from "../call-deadline.ts";
 import type { GrpcMethod } from "../grpc-context.ts";
 import type { ApiRequest, ApiResponse, ApiTxnContext } from "../grpc-proto.ts";
 import { mutationInput } from "../mutation-input.ts";
@@ -12,14 +13,6 @@ import { mutationInput } from "../mutation-input.ts";
 const EMPTY = Buffer.alloc(0);
 
 type QueryCall = ServerUnaryCall<ApiRequest, ApiResponse>;
-
-/** Milliseconds left before the call's deadline; undefined when it has none. */
-function remainingMs(call: QueryCall): number | undefined {
-  const deadline = call.getDeadline();
-  const at = deadline instanceof Date ? deadline.getTime() : deadline;
-  if (!Number.isFinite(at)) return undefined;
-  return Math.max(1, at - Date.now());
-}
 
 /** The engine's txn as `api.TxnContext`, every field set (proto defaults for the missing ones). */
 function txnMessage(txn: TxnContext, dropKeys = false): Partial<ApiTxnContext> {

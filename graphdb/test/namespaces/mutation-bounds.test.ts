@@ -1,0 +1,101 @@
+/**
+ * Bounds on one mutation request, as a tenant meets them through the real clients: the N-Quad count and
+ * byte limits an embedder sets, the caller's deadline (a gRPC call's, `/mutate?timeout=`) stopping the
+ * work before anything commits, and a large mutation parsed and applied in slices, so that another
+ * namespace's queries are answered while it runs.
+ */
+import * as dgraph from "dgraph-js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { GraphDBOptions } from "../../src/index.ts";
+import { grpcFailure, type NamespaceHarness, startNamespaceHarness } from "./namespace-harness.ts";
+
+/** `n` N-Quads of new nodes with a `name`. */
+const names = (n: number, tag = "n") =>
+  Array.from({ length: n }, (_, i) => `_:${tag}${i} <name> "${tag} ${i}" .`).join("\n");
+
+describe("mutation bounds", () => {
+  let h: NamespaceHarness;
+  let ns: number;
+
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  async function start(db: Partial<GraphDBOptions> = {}) {
+    h = await startNamespaceHarness({ db: { noSync: true, ...db } });
+    ns = await h.db.engine.createNamespace({ grootPassword: "tenant-pass" });
+  }
+
+  async function countNames(namespace = ns): Promise<number> {
+    const res = await h.db.engine.query({ namespace, query: "{ q(func: has(name)) { count(uid) } }" });
+    return (JSON.parse(res.json) as { q: { count: number }[] }).q[0].count;
+  }
+
+  it("refuses more N-Quads or bytes than the embedder allows, with a clear error", async () => {
+    await start({ mutationLimits: { nquads: 100, bytes: 10_000 } });
+    const web = await h.httpClient("groot", "tenant-pass", ns);
+    const many = web.newTxn().mutate({ setNquads: names(101), commitNow: true });
+    await expect(many).rejects.toThrow(
+      "NQuad count in the request: 101, is more that threshold: 100. Split the mutation into smaller requests.",
+    );
+    const big = `_:x <name> "${"x".repeat(10_000)}" .`;
+    await expect(web.newTxn().mutate({ setNquads: big, commitNow: true })).rejects.toThrow(
+      /Mutation request of 10\d{3} bytes is larger than this server's limit of 10000 bytes/,
+    );
+    await web.newTxn().mutate({ setNquads: names(100), commitNow: true });
+    expect(await countNames()).toBe(100);
+  });
+
+  it("stops a mutation at the gRPC call's deadline: nothing of it commits", async () => {
+    await start();
+    const grpc = await h.grpcClient("groot", "tenant-pass", ns);
+    const mu = new dgraph.Mutation();
+    mu.setSetNquads(names(150_000));
+    mu.setCommitNow(true);
+    const failed = await grpcFailure(grpc.newTxn().mutate(mu, undefined, { deadline: Date.now() + 150 }));
+    expect(failed.details).toMatch(/deadline exceeded/i);
+    // The server gave up too: wait for any work it might still be doing, then look.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await countNames()).toBe(0);
+  }, 60_000);
+
+  it("stops an HTTP mutation at its timeout parameter", async () => {
+    await start();
+    const token = await h.login("groot", "tenant-pass", ns);
+    const res = await h.post(
+      "/mutate?commitNow=true&timeout=50ms",
+      "application/rdf",
+      `{ set { ${names(150_000)} } }`,
+      token,
+    );
+    expect(res.json()).toMatchObject({ errors: [{ message: "context deadline exceeded" }] });
+    expect(await countNames()).toBe(0);
+  }, 60_000);
+
+  it("answers another namespace's queries while a large mutation is parsed and applied", async () => {
+    await start();
+    const other = await h.db.engine.createNamespace({ grootPassword: "other-pass" });
+    await h.db.engine.mutate({
+      namespace: other,
+      commitNow: true,
+      mutations: [{ setNquads: names(3, "o") }],
+    });
+    let done = false;
+    let answered = 0;
+    const big = h.db.engine
+      .mutate({ namespace: ns, commitNow: true, mutations: [{ setNquads: names(150_000) }] })
+      .finally(() => {
+        done = true;
+      });
+    while (!done) {
+      // As requests arrive: each on its own turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await countNames(other)).toBe(3);
+      if (!done) answered++;
+    }
+    await big;
+    expect(await countNames()).toBe(150_000);
+    // Held in one piece, the mutation let at most a query or two through (while its commit was written).
+    expect(answered).toBeGreaterThan(10);
+  }, 60_000);
+});
