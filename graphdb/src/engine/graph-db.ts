@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { DgraphError, TxnAbortedError, TxnConflictError } from "../core/errors.ts";
+import { DgraphError, GrpcStatus, TxnAbortedError, TxnConflictError } from "../core/errors.ts";
 import type { GraphReader } from "../core/graph-reader.ts";
 import type { TypedValue } from "../core/scalar.ts";
 import type { PredicateSchema, TypeSchema } from "../core/schema-types.ts";
@@ -29,9 +29,15 @@ import { Transaction } from "../txn/transaction.ts";
 import { TxnReader } from "../txn/txn-reader.ts";
 import { hashPasswordAsync, MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../types/password.ts";
 import { ACL_SCHEMA, accountUpserts, GROOT_DEFAULT_PASSWORD, GROOT_USER } from "./acl-accounts.ts";
+import {
+  type AlterLimits,
+  checkSchemaBytes,
+  checkSchemaCounts,
+  DEFAULT_ALTER_LIMITS,
+} from "./alter-limits.ts";
 import { BulkLoader, type BulkLoadOptions, type BulkLoadResult } from "./bulk-loader.ts";
 import { Catalog } from "./catalog.ts";
-import { derivedKeysChanged, rebuildDerivedKeys } from "./derived-keys.ts";
+import { derivedKeysChanged, type IndexBuild, stageDerivedKeys } from "./derived-keys.ts";
 import type {
   AlterOperation,
   CommitRequest,
@@ -52,7 +58,7 @@ import {
 } from "./mutation-parse.ts";
 import { GALAXY_NAMESPACE, type Namespace, namespaceHex } from "./namespace.ts";
 import { NamespaceRegistry } from "./namespace-registry.ts";
-import { applySchemaText, bootstrapSchema } from "./schema-alter.ts";
+import { applySchemaText, bootstrapSchema, type SchemaChanges } from "./schema-alter.ts";
 import { TxnRegistry } from "./txn-registry.ts";
 import { valueServices } from "./value-services.ts";
 
@@ -91,6 +97,11 @@ export interface GraphDBOptions {
    * and run time before commit (default none, as Dgraph; a request's own timeout applies either way).
    */
   mutationLimits?: Partial<MutationLimits>;
+  /**
+   * Bounds on one alter: run time (default none, as Dgraph), values an index build may read (default
+   * none), schema text bytes (8 MiB), predicates (50,000) and types (10,000) it may declare.
+   */
+  alterLimits?: Partial<AlterLimits>;
 }
 
 /** The server's own bound on a query's run time unless GraphDBOptions.queryTimeoutMs says otherwise. */
@@ -142,6 +153,11 @@ export class GraphDB implements GraphEngine {
   private readonly queryTimeoutMs: number;
   private readonly queryLimits: QueryLimits;
   private readonly mutationLimits: MutationLimits;
+  private readonly alterLimits: AlterLimits;
+  /** The alter running (or last run) per namespace: the next one waits for it. */
+  private readonly alters = new Map<number, Promise<void>>();
+  /** Drops of whole namespaces so far: an index build finding it changed does not write. */
+  private drops = 0;
   private readonly aclOnOpen: boolean;
   /** What public mutations may not write (reserved predicates). */
   private readonly publicGuard: PredicateGuard;
@@ -178,6 +194,7 @@ export class GraphDB implements GraphEngine {
     this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     this.queryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.queryLimits };
     this.mutationLimits = { ...DEFAULT_MUTATION_LIMITS, ...options.mutationLimits };
+    this.alterLimits = { ...DEFAULT_ALTER_LIMITS, ...options.alterLimits };
     this.publicGuard = reservedPredicateGuard(options.protectReservedPredicates ?? false);
     this.sweeper = setInterval(() => this.sweep(), Math.min(10_000, this.abortAfterMs)).unref();
   }
@@ -526,6 +543,15 @@ export class GraphDB implements GraphEngine {
       this.txns.finish(txn);
       return { start_ts: txn.startTs, commit_ts: commitTs };
     }
+    const altering = this.namespaces.get(txn.namespace)?.altering;
+    if (altering !== undefined && altering.size > 0) {
+      for (const p of txn.preds) {
+        if (altering.has(p)) {
+          this.abortTxn(txn);
+          throw indexingInProgress(p);
+        }
+      }
+    }
     // Queued commits will commit after this transaction started: they are concurrent with it.
     if (
       this.oracle.conflicts(txn.conflictKeys, txn.startTs) ||
@@ -591,9 +617,18 @@ export class GraphDB implements GraphEngine {
   async alter(op: AlterOperation): Promise<void> {
     this.assertOpen();
     const ns = this.namespaces.require(op.namespace);
+    // One alter at a time per namespace: an index build gives the event loop back while it runs.
+    const previous = this.alters.get(ns.id);
+    const run = (previous ?? Promise.resolve()).then(() => this.alterIn(ns, op));
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.alters.set(ns.id, settled);
     try {
-      await this.alterIn(ns, op);
+      await run;
     } finally {
+      if (this.alters.get(ns.id) === settled) this.alters.delete(ns.id);
       this.changed(ns.id);
     }
   }
@@ -650,18 +685,79 @@ export class GraphDB implements GraphEngine {
       await this.store.write((w) => Catalog.deleteType(w, ns.keys, name)).durable;
       return;
     }
-    const changes = applySchemaText(ns.schema, op.schema ?? "");
+    const text = op.schema ?? "";
+    checkSchemaBytes(text, this.alterLimits);
+    const changes = applySchemaText(ns.schema, text);
+    checkSchemaCounts(changes.predicates.length, changes.types.length, this.alterLimits);
+    if (changes.predicates.some((p) => derivedKeysChanged(p.old, p.next))) {
+      return this.alterWithIndexBuild(ns, changes, op);
+    }
     const { durable } = this.store.write((w) => {
-      for (const p of changes.predicates) {
-        Catalog.putPredicate(w, ns.keys, p.next);
-        if (derivedKeysChanged(p.old, p.next)) rebuildDerivedKeys(w, ns.keys, p.next, this.services);
-      }
+      for (const p of changes.predicates) Catalog.putPredicate(w, ns.keys, p.next);
       for (const t of changes.types) Catalog.putType(w, ns.keys, t);
     });
+    this.installSchema(ns, changes);
+    await durable;
+  }
+
+  /**
+   * A schema change that rebuilds derived keys: staged from a snapshot in slices (other requests run
+   * meanwhile), bounded by the alter's time and values limits, then written in one atomic batch with the
+   * new schema records. Until then the namespace serves the old schema and indexes, and commits writing
+   * the predicates it declares are refused (their indexes would miss them); a failure changes nothing.
+   */
+  private async alterWithIndexBuild(
+    ns: Namespace,
+    changes: SchemaChanges,
+    op: AlterOperation,
+  ): Promise<void> {
+    const budget = new QueryBudget({ timeoutMs: this.alterTimeoutFor(op.timeoutMs) });
+    budget.startSlice(TIME_SLICE_MS);
+    const declared = changes.predicates.map((p) => p.next.predicate);
+    for (const p of declared) ns.altering.add(p);
+    const drops = this.drops;
+    const snapshot = this.store.snapshot();
+    const batch = new StagedBatch(snapshot);
+    try {
+      const writer = batch.writer();
+      const build: IndexBuild = {
+        snapshot,
+        keys: ns.keys,
+        services: this.services,
+        budget,
+        writer,
+        maxValues: this.alterLimits.indexValues,
+        values: 0,
+      };
+      for (const p of changes.predicates) {
+        if (derivedKeysChanged(p.old, p.next)) await stageDerivedKeys(build, p.next);
+        Catalog.putPredicate(writer, ns.keys, p.next);
+      }
+      for (const t of changes.types) Catalog.putType(writer, ns.keys, t);
+      budget.checkTime();
+      if (drops !== this.drops || this.namespaces.get(ns.id) !== ns) {
+        throw new DgraphError("The namespace was dropped while its indexes were being built", "Error");
+      }
+      batch.release();
+      await this.store.applyStaged(batch);
+      this.installSchema(ns, changes);
+    } finally {
+      batch.release();
+      for (const p of declared) ns.altering.delete(p);
+    }
+  }
+
+  private installSchema(ns: Namespace, changes: SchemaChanges): void {
     for (const p of changes.predicates) ns.schema.setPredicate(p.next);
     for (const t of changes.types) ns.schema.setType(t);
     this.afterBulkWrite();
-    await durable;
+  }
+
+  /** The alter's time bound: the request's timeout (absent or 0: none) bounded by the server's. */
+  private alterTimeoutFor(requestMs: number | undefined): number | undefined {
+    const server = this.alterLimits.timeoutMs > 0 ? this.alterLimits.timeoutMs : undefined;
+    if (requestMs === undefined || requestMs === 0) return server;
+    return server === undefined ? requestMs : Math.min(requestMs, server);
   }
 
   /** The GraphQL schema (input SDL) kept in a namespace's `dgraph.graphql` node, if any. */
@@ -705,6 +801,7 @@ export class GraphDB implements GraphEngine {
 
   /** The galaxy's drop-all: every namespace's data and schema; only the galaxy remains, bootstrapped. */
   private async dropEverything(): Promise<void> {
+    this.drops++;
     const galaxy = this.namespaces.galaxy;
     const groot = this.grootPasswordOf(galaxy);
     for (const ns of this.namespaces.all()) if (ns.id !== GALAXY_NAMESPACE) this.abortTransactionsOf(ns.id);
@@ -825,6 +922,7 @@ export class GraphDB implements GraphEngine {
       throw new DgraphError(`error deleting non-existing namespace ${namespaceHex(namespace)}`);
     }
     this.commits.flush();
+    this.drops++;
     this.abortTransactionsOf(ns.id);
     const predicates = ns.schema.predicates().map((p) => p.predicate);
     const { durable } = this.store.write((w) => {
@@ -1050,6 +1148,16 @@ function checkWritable(txn: Transaction): void {
   const state = txn.state;
   if (state === "aborted") throw new TxnConflictError();
   if (state !== "open") throw new DgraphError("Transaction has already been committed");
+}
+
+/** Dgraph's refusal of a write to a predicate whose index is being built, and what it means. */
+function indexingInProgress(predicate: string): DgraphError {
+  return new DgraphError(
+    `errIndexingInProgress. Please retry: an alter is building the indexes of predicate ${predicate};` +
+      " the transaction is aborted, retry it once the alter has finished",
+    "ErrorInvalidRequest",
+    GrpcStatus.ABORTED,
+  );
 }
 
 /** A commit or mutation of a transaction while one of its mutations is still being applied. */

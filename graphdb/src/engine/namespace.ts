@@ -11,6 +11,11 @@ export { GALAXY_NAMESPACE };
 export class Namespace {
   readonly schema: SchemaState;
   readonly keys: NamespaceKeys;
+  /**
+   * Predicates an alter is rebuilding the derived keys of, or declaring: commits writing them are refused
+   * until it is done (their index would miss the commit).
+   */
+  readonly altering = new Set<string>();
 
   constructor(
     readonly id: number,
