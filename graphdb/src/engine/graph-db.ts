@@ -57,6 +57,7 @@ import {
   parseMutations,
 } from "./mutation-parse.ts";
 import { GALAXY_NAMESPACE, type Namespace, namespaceHex } from "./namespace.ts";
+import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS, NamespaceAdmission } from "./namespace-admission.ts";
 import { NamespaceRegistry } from "./namespace-registry.ts";
 import { applySchemaText, bootstrapSchema, type SchemaChanges } from "./schema-alter.ts";
 import { TxnRegistry } from "./txn-registry.ts";
@@ -102,6 +103,11 @@ export interface GraphDBOptions {
    * none), schema text bytes (8 MiB), predicates (50,000) and types (10,000) it may declare.
    */
   alterLimits?: Partial<AlterLimits>;
+  /**
+   * Fair share between namespaces: operations of one namespace running at once (default 8; 0 for no
+   * limit), waiting for their turn (10,000), and the longest wait (60 s); past these, refused.
+   */
+  admission?: Partial<AdmissionLimits>;
 }
 
 /** The server's own bound on a query's run time unless GraphDBOptions.queryTimeoutMs says otherwise. */
@@ -154,6 +160,7 @@ export class GraphDB implements GraphEngine {
   private readonly queryLimits: QueryLimits;
   private readonly mutationLimits: MutationLimits;
   private readonly alterLimits: AlterLimits;
+  private readonly admission: NamespaceAdmission;
   /** The alter running (or last run) per namespace: the next one waits for it. */
   private readonly alters = new Map<number, Promise<void>>();
   /** Drops of whole namespaces so far: an index build finding it changed does not write. */
@@ -195,6 +202,7 @@ export class GraphDB implements GraphEngine {
     this.queryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.queryLimits };
     this.mutationLimits = { ...DEFAULT_MUTATION_LIMITS, ...options.mutationLimits };
     this.alterLimits = { ...DEFAULT_ALTER_LIMITS, ...options.alterLimits };
+    this.admission = new NamespaceAdmission({ ...DEFAULT_ADMISSION_LIMITS, ...options.admission });
     this.publicGuard = reservedPredicateGuard(options.protectReservedPredicates ?? false);
     this.sweeper = setInterval(() => this.sweep(), Math.min(10_000, this.abortAfterMs)).unref();
   }
@@ -203,10 +211,15 @@ export class GraphDB implements GraphEngine {
   // Query
 
   async query(req: QueryRequest): Promise<QueryResponse> {
+    this.assertOpen();
+    const ns = this.namespaces.require(req.namespace);
+    return this.admission.run(ns.id, () => this.queryIn(ns, req));
+  }
+
+  private async queryIn(ns: Namespace, req: QueryRequest): Promise<QueryResponse> {
     const t0 = now();
     this.assertOpen();
     if (req.bestEffort && !req.readOnly) throw new DgraphError("A best effort query must be read-only.");
-    const ns = this.namespaces.require(req.namespace);
     const doc = parseDql(req.query, req.vars);
     const t1 = now();
     const { txn, assigned } = this.txnForQuery(req, ns);
@@ -308,7 +321,9 @@ export class GraphDB implements GraphEngine {
   // Mutate
 
   async mutate(req: MutateRequest): Promise<MutateResponse> {
-    return this.mutateIn(this.namespaces.require(req.namespace), req, this.services, this.publicGuard);
+    this.assertOpen();
+    const ns = this.namespaces.require(req.namespace);
+    return this.admission.run(ns.id, () => this.mutateIn(ns, req, this.services, this.publicGuard));
   }
 
   /**
@@ -511,8 +526,13 @@ export class GraphDB implements GraphEngine {
 
   async commit(req: CommitRequest): Promise<TxnContext> {
     this.assertOpen();
-    if (!req.startTs) throw new DgraphError("StartTs cannot be zero while committing a transaction");
     const ns = this.namespaces.require(req.namespace);
+    return this.admission.run(ns.id, () => this.commitIn(ns, req));
+  }
+
+  private async commitIn(ns: Namespace, req: CommitRequest): Promise<TxnContext> {
+    this.assertOpen();
+    if (!req.startTs) throw new DgraphError("StartTs cannot be zero while committing a transaction");
     const txn = this.txns.get(req.startTs);
     if (txn !== undefined && txn.namespace !== ns.id) throw foreignTransaction(req.startTs);
     if (req.abort) {
@@ -617,6 +637,10 @@ export class GraphDB implements GraphEngine {
   async alter(op: AlterOperation): Promise<void> {
     this.assertOpen();
     const ns = this.namespaces.require(op.namespace);
+    return this.admission.run(ns.id, () => this.alterInTurn(ns, op));
+  }
+
+  private async alterInTurn(ns: Namespace, op: AlterOperation): Promise<void> {
     // One alter at a time per namespace: an index build gives the event loop back while it runs.
     const previous = this.alters.get(ns.id);
     const run = (previous ?? Promise.resolve()).then(() => this.alterIn(ns, op));
@@ -669,7 +693,7 @@ export class GraphDB implements GraphEngine {
       // As Dgraph: dropping the data keeps the GraphQL schema, which is stored as data.
       const graphqlSchema = await this.storedGraphQLSchema(ns.id);
       await this.wipeNamespace(ns, false);
-      if (graphqlSchema !== undefined) await this.putGraphQLSchema(ns.id, graphqlSchema);
+      if (graphqlSchema !== undefined) await this.storeGraphQLSchema(ns, graphqlSchema);
       return;
     }
     if (op.dropAttr || dropOp === "ATTR") {
@@ -762,8 +786,7 @@ export class GraphDB implements GraphEngine {
 
   /** The GraphQL schema (input SDL) kept in a namespace's `dgraph.graphql` node, if any. */
   private async storedGraphQLSchema(namespace: number): Promise<string | undefined> {
-    const res = await this.query({
-      namespace,
+    const res = await this.queryIn(this.namespaces.require(namespace), {
       query: '{ s(func: eq(dgraph.graphql.xid, "dgraph.graphql.schema")) { dgraph.graphql.schema } }',
     });
     const row = (JSON.parse(res.json) as { s?: { "dgraph.graphql.schema"?: string }[] }).s?.[0];
@@ -778,6 +801,10 @@ export class GraphDB implements GraphEngine {
   async putGraphQLSchema(namespace: number, sdl: string): Promise<string> {
     this.assertOpen();
     const ns = this.namespaces.require(namespace);
+    return this.admission.run(ns.id, () => this.storeGraphQLSchema(ns, sdl));
+  }
+
+  private async storeGraphQLSchema(ns: Namespace, sdl: string): Promise<string> {
     const node = (uid: string) => ({
       uid,
       "dgraph.type": "dgraph.graphql",
