@@ -93,6 +93,8 @@ export function orderByIndex(
   need: number,
   keyValues: (key: OrderByPredicate, uids: UidList) => (TypedValue | undefined)[],
   sortByKeys: KeySorter,
+  /** Charges the query's budget for index entries visited (and fails it past its deadline). */
+  charge: (steps: number) => void = () => {},
 ): UidList[] | undefined {
   const head = keys[0];
   const desc = keys.map((k) => k.desc);
@@ -163,6 +165,7 @@ export function orderByIndex(
     undefined,
     undefined,
     (entry) => {
+      charge(entry.uids.length + 1);
       if (++visited > budget) {
         aborted = true;
         return false;

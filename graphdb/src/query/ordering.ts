@@ -8,7 +8,7 @@ import type { TypedValue } from "../core/scalar.ts";
 import type { PredicateSchema } from "../core/schema-types.ts";
 import type { OrderByPredicate, OrderKey } from "../dql/ast.ts";
 import { EMPTY_UID_LIST, searchUid } from "../posting/uid-algebra.ts";
-import { type ExecContext, readValues } from "./exec-context.ts";
+import { type ExecContext, readValues, readValuesInSteps, type Steps } from "./exec-context.ts";
 import { type LazyCandidates, orderByIndex, sortIndexFor, worthIndexWalk } from "./index-order.ts";
 import { isAllLangs, postingFor } from "./lang-select.ts";
 import { compareTyped } from "./value-compare.ts";
@@ -90,6 +90,21 @@ function sortValueOf(row: ValuePosting[], langs: readonly string[]): TypedValue 
   return postingFor(row, langs)?.value;
 }
 
+/** predicateKeyValues for many uids, reading their values a chunk at a time between slices. */
+function* predicateKeyValuesInSteps(
+  ctx: ExecContext,
+  key: OrderByPredicate,
+  schema: PredicateSchema | undefined,
+  uids: UidList,
+): Steps<(TypedValue | undefined)[]> {
+  const out = new Array<TypedValue | undefined>(uids.length);
+  if (schema === undefined) return out.fill(undefined);
+  const rows = yield* readValuesInSteps(ctx, key.predicate, uids);
+  const langs = key.langs;
+  for (let i = 0; i < rows.length; i++) out[i] = sortValueOf(rows[i], langs);
+  return out;
+}
+
 /** The sort value of every uid for one predicate key (undefined = no value). */
 function predicateKeyValues(
   ctx: ExecContext,
@@ -106,26 +121,24 @@ function predicateKeyValues(
 }
 
 /**
- * Sorts a uid list (ascending uids in) by predicate values: missing values go last whatever the
- * direction, ties keep uid order. The values of uids[i] are keys[k][positions[i]] (keys[k][i] when
- * positions is undefined). With `limit` > 0 only the first `limit` of the order are returned.
+ * The order of positions into a uid list (ascending uids) by predicate values: missing values go last
+ * whatever the direction, ties keep uid order. The values of uids[i] are keys[k][positions[i]]
+ * (keys[k][i] when positions is undefined).
  */
-function sortByKeys(
+function keyComparator(
   uids: UidList,
   keys: (TypedValue | undefined)[][],
   desc: readonly boolean[],
   positions: Int32Array | undefined,
-  limit = 0,
-): UidList {
-  const n = uids.length;
+): (x: number, y: number) => number {
   let pos = positions;
   if (pos === undefined) {
-    pos = new Int32Array(n);
-    for (let i = 0; i < n; i++) pos[i] = i;
+    pos = new Int32Array(uids.length);
+    for (let i = 0; i < uids.length; i++) pos[i] = i;
   }
   const p = pos;
   const nKeys = keys.length;
-  const cmp = (x: number, y: number): number => {
+  return (x, y) => {
     const px = p[x];
     const py = p[y];
     for (let k = 0; k < nKeys; k++) {
@@ -141,21 +154,97 @@ function sortByKeys(
     }
     return uids[x] - uids[y];
   };
-  if (limit > 0 && limit * 4 < n) return topK(uids, cmp, limit);
-  const order = new Array<number>(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort(cmp);
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = uids[order[i]];
+}
+
+/** Sorts a uid list by predicate values at once (small lists: an index bucket); see keyComparator. */
+function sortByKeys(
+  uids: UidList,
+  keys: (TypedValue | undefined)[][],
+  desc: readonly boolean[],
+  positions: Int32Array | undefined,
+): UidList {
+  const order = Int32Array.from({ length: uids.length }, (_, i) => i).sort(
+    keyComparator(uids, keys, desc, positions),
+  );
+  return uidsInOrder(uids, order);
+}
+
+/**
+ * sortByKeys for lists of any size, charged to the budget and pausing between slices: with `limit` > 0
+ * (and a list much longer) only the first `limit` of the order, kept in a bounded heap; otherwise a merge
+ * sort whose every pass can pause.
+ */
+function* sortByKeysInSteps(
+  ctx: ExecContext,
+  uids: UidList,
+  keys: (TypedValue | undefined)[][],
+  desc: readonly boolean[],
+  positions: Int32Array | undefined,
+  limit = 0,
+): Steps<UidList> {
+  const cmp = keyComparator(uids, keys, desc, positions);
+  if (limit > 0 && limit * 4 < uids.length)
+    return uidsInOrder(uids, yield* topKInSteps(ctx, uids.length, cmp, limit));
+  return uidsInOrder(uids, yield* sortInSteps(ctx, uids.length, cmp));
+}
+
+function uidsInOrder(uids: UidList, order: Int32Array): UidList {
+  const out = new Float64Array(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = uids[order[i]];
   return out;
 }
 
-/** The first k of uids in `cmp` order (a total order): a bounded max-heap, then a sort of the k. */
-function topK(uids: UidList, cmp: (x: number, y: number) => number, k: number): UidList {
+/** Comparisons (or moves) between two looks at the slice. */
+const SORT_CHECK = 4096;
+/** Length of the runs sorted at once before they are merged. */
+const SORT_RUN = 2048;
+
+/** Positions 0..n-1 in `cmp` order: sorted runs, then merge passes, each able to pause. */
+function* sortInSteps(ctx: ExecContext, n: number, cmp: (x: number, y: number) => number): Steps<Int32Array> {
+  let a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  if (n <= SORT_RUN) return a.sort(cmp);
+  for (let lo = 0; lo < n; lo += SORT_RUN) {
+    a.subarray(lo, Math.min(n, lo + SORT_RUN)).sort(cmp);
+    ctx.budget.tick(SORT_RUN * 11);
+    if (ctx.budget.sliceUsed()) yield;
+  }
+  let b = new Int32Array(n);
+  let moves = 0;
+  for (let width = SORT_RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      for (let k = lo; k < hi; k++) {
+        b[k] = i < mid && (j >= hi || cmp(a[i], a[j]) <= 0) ? a[i++] : a[j++];
+        if (++moves === SORT_CHECK) {
+          moves = 0;
+          ctx.budget.tick(SORT_CHECK);
+          if (ctx.budget.sliceUsed()) yield;
+        }
+      }
+    }
+    [a, b] = [b, a];
+  }
+  return a;
+}
+
+/** The first k positions of 0..n-1 in `cmp` order (a total order): a bounded max-heap, then a sort of the k. */
+function* topKInSteps(
+  ctx: ExecContext,
+  n: number,
+  cmp: (x: number, y: number) => number,
+  k: number,
+): Steps<Int32Array> {
   const heap = new Int32Array(k);
   let size = 0;
-  const n = uids.length;
   for (let i = 0; i < n; i++) {
+    if ((i & (SORT_CHECK - 1)) === SORT_CHECK - 1) {
+      ctx.budget.tick(SORT_CHECK);
+      if (ctx.budget.sliceUsed()) yield;
+    }
     if (size < k) {
       // Sift up: the root is the worst of the k best so far.
       let at = size++;
@@ -181,10 +270,7 @@ function topK(uids: UidList, cmp: (x: number, y: number) => number, k: number): 
     }
     heap[at] = i;
   }
-  const order = Array.from(heap.subarray(0, size)).sort(cmp);
-  const out = new Float64Array(order.length);
-  for (let i = 0; i < order.length; i++) out[i] = uids[order[i]];
-  return out;
+  return heap.slice(0, size).sort(cmp);
 }
 
 /** How many uids of an ordered row the page needs (0 = all). */
@@ -197,7 +283,7 @@ function pageNeed(first: number, offset: number): number {
  * applyOrderAndPagination). `all` is the sorted union of the rows (values are fetched once for it).
  * A paginated order on a predicate with a sortable index walks the index instead (index-order.ts).
  */
-export function orderRows(
+export function* orderRows(
   ctx: ExecContext,
   order: readonly OrderKey[],
   rows: UidList[],
@@ -205,12 +291,14 @@ export function orderRows(
   first: number,
   offset: number,
   valueVar: ((name: string) => Map<number, TypedValue> | undefined) | undefined,
-): UidList[] {
+): Steps<UidList[]> {
   const head = order[0];
   if (head.kind === "OrderByValueVar") {
     const vals = valueVar?.(head.varName);
     if (vals === undefined) throw new DgraphError(`Variable: [${head.varName}] used before definition.`);
-    return rows.map((row) => paginate(sortByVar(row, vals, head.desc), first, offset));
+    const out: UidList[] = [];
+    for (const row of rows) out.push(paginate(yield* sortByVar(ctx, row, vals, head.desc), first, offset));
+    return out;
   }
   const reader = ctx.reader;
   const { keys, schemas } = predicateKeys(reader, order, first);
@@ -227,11 +315,12 @@ export function orderRows(
         need,
         keyValuesOf(ctx, keys, schemas),
         sortByKeys,
+        (n) => ctx.budget.tick(n),
       );
       if (sorted !== undefined) return sorted.map((row) => paginate(row, first, offset));
     }
   }
-  return sortInMemory(ctx, keys, schemas, rows, all, first, offset);
+  return yield* sortInMemory(ctx, keys, schemas, rows, all, first, offset);
 }
 
 function keyValuesOf(
@@ -242,7 +331,7 @@ function keyValuesOf(
   return (key, uids) => predicateKeyValues(ctx, key, schemas[keys.indexOf(key)], uids);
 }
 
-function sortInMemory(
+function* sortInMemory(
   ctx: ExecContext,
   keys: readonly OrderByPredicate[],
   schemas: readonly (PredicateSchema | undefined)[],
@@ -250,22 +339,24 @@ function sortInMemory(
   all: UidList,
   first: number,
   offset: number,
-): UidList[] {
+): Steps<UidList[]> {
   const values: (TypedValue | undefined)[][] = [];
   const desc: boolean[] = [];
   for (let k = 0; k < keys.length; k++) {
-    values.push(predicateKeyValues(ctx, keys[k], schemas[k], all));
+    values.push(yield* predicateKeyValuesInSteps(ctx, keys[k], schemas[k], all));
     desc.push(keys[k].desc);
   }
   const need = pageNeed(first, offset);
-  return rows.map((row) => {
+  const out: UidList[] = [];
+  for (const row of rows) {
     let positions: Int32Array | undefined;
     if (row !== all) {
       positions = new Int32Array(row.length);
       for (let i = 0; i < row.length; i++) positions[i] = searchUid(all, row[i]);
     }
-    return paginate(sortByKeys(row, values, desc, positions, need), first, offset);
-  });
+    out.push(paginate(yield* sortByKeysInSteps(ctx, row, values, desc, positions, need), first, offset));
+  }
+  return out;
 }
 
 /**
@@ -273,13 +364,13 @@ function sortInMemory(
  * sort key's index, stopping at the page: undefined when the order has no usable index or no `first`
  * (the caller evaluates the root function and calls orderRows). Same errors as orderRows.
  */
-export function orderRootByIndex(
+export function* orderRootByIndex(
   ctx: ExecContext,
   order: readonly OrderKey[],
   first: number,
   offset: number,
   candidates: LazyCandidates,
-): UidList | undefined {
+): Steps<UidList | undefined> {
   if (order[0].kind !== "OrderByPredicate" || first <= 0) return undefined;
   const reader = ctx.reader;
   const { keys, schemas } = predicateKeys(reader, order, first);
@@ -298,14 +389,20 @@ export function orderRootByIndex(
     need,
     keyValuesOf(ctx, keys, schemas),
     sortByKeys,
+    (n) => ctx.budget.tick(n),
   );
   if (sorted !== undefined) return paginate(sorted[0], first, offset);
   // The walk gave up after materialising the candidates (rows[0]): sort them in memory.
-  return sortInMemory(ctx, keys, schemas, rows, rows[0], first, offset)[0];
+  return (yield* sortInMemory(ctx, keys, schemas, rows, rows[0], first, offset))[0];
 }
 
 /** Sorting by a value variable keeps only the uids that have a value (Dgraph's sortAndPaginateUsingVar). */
-function sortByVar(row: UidList, vals: Map<number, TypedValue>, desc: boolean): UidList {
+function* sortByVar(
+  ctx: ExecContext,
+  row: UidList,
+  vals: Map<number, TypedValue>,
+  desc: boolean,
+): Steps<UidList> {
   const uids: number[] = [];
   const values: TypedValue[] = [];
   for (let i = 0; i < row.length; i++) {
@@ -314,13 +411,10 @@ function sortByVar(row: UidList, vals: Map<number, TypedValue>, desc: boolean): 
     uids.push(row[i]);
     values.push(v);
   }
-  const order = uids.map((_, i) => i);
-  order.sort((x, y) => {
+  const order = yield* sortInSteps(ctx, uids.length, (x, y) => {
     const c = compareTyped(values[x], values[y]);
     if (c !== 0) return desc ? -c : c;
     return uids[x] - uids[y];
   });
-  const out = new Float64Array(order.length);
-  for (let i = 0; i < order.length; i++) out[i] = uids[order[i]];
-  return out;
+  return uidsInOrder(Float64Array.from(uids), order);
 }

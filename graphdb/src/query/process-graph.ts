@@ -95,7 +95,7 @@ export function* processRoot(ctx: ExecContext, sg: SubGraph): Steps {
     const row =
       candidates === undefined
         ? undefined
-        : orderRootByIndex(ctx, sg.order, sg.first ?? 0, sg.offset ?? 0, candidates);
+        : yield* orderRootByIndex(ctx, sg.order, sg.first ?? 0, sg.offset ?? 0, candidates);
     if (row !== undefined) {
       sg.rows = [row];
       sg.dest = sortedUids(row);
@@ -128,9 +128,15 @@ export function* processRoot(ctx: ExecContext, sg: SubGraph): Steps {
   let row = dest;
   if (sg.order.length > 0) {
     if (ctx.budget.sliceUsed()) yield;
-    // A sort cannot be interrupted: charge it before it starts.
-    ctx.budget.tick(dest.length);
-    row = orderRows(ctx, sg.order, [dest], dest, sg.first ?? 0, sg.offset ?? 0, valueVarLookup(ctx))[0];
+    row = (yield* orderRows(
+      ctx,
+      sg.order,
+      [dest],
+      dest,
+      sg.first ?? 0,
+      sg.offset ?? 0,
+      valueVarLookup(ctx),
+    ))[0];
     dest = sortedUids(row);
   } else if ((sg.first ?? 0) !== 0 || (sg.offset ?? 0) !== 0) {
     row = paginate(dest, sg.first ?? 0, sg.offset ?? 0);
@@ -301,9 +307,7 @@ function* processPredicate(ctx: ExecContext, sg: SubGraph, scope: VarScope, desc
     rows = orderRowsByFacet(rows, sg.src, sg.edgeFacets, facetOrders, first, offset);
     dest = rowsUnion(rows, true);
   } else if (sg.order.length > 0) {
-    // A sort cannot be interrupted: charge it before it starts.
-    ctx.budget.tick(dest.length);
-    rows = orderRows(ctx, sg.order, rows, dest, first, offset, valueVarLookup(ctx));
+    rows = yield* orderRows(ctx, sg.order, rows, dest, first, offset, valueVarLookup(ctx));
     dest = rowsUnion(rows, true);
   } else if (first !== 0 || offset !== 0) {
     for (let i = 0; i < rows.length; i++) rows[i] = paginate(rows[i], first, offset);
