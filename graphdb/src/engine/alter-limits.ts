@@ -23,9 +23,9 @@ export interface AlterLimits {
 export const DEFAULT_ALTER_LIMITS: Readonly<AlterLimits> = {
   timeoutMs: 0,
   indexValues: 0,
-  schemaBytes: 8 * 2 ** 20,
-  schemaPredicates: 50_000,
-  schemaTypes: 10_000,
+  schemaBytes: 2 ** 20,
+  schemaPredicates: 20_000,
+  schemaTypes: 5_000,
 };
 
 /** Refuses schema text longer than the limit, before it is parsed. */

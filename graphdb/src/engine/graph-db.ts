@@ -100,7 +100,7 @@ export interface GraphDBOptions {
   mutationLimits?: Partial<MutationLimits>;
   /**
    * Bounds on one alter: run time (default none, as Dgraph), values an index build may read (default
-   * none), schema text bytes (8 MiB), predicates (50,000) and types (10,000) it may declare.
+   * none), schema text bytes (1 MiB), predicates (20,000) and types (5,000) it may declare.
    */
   alterLimits?: Partial<AlterLimits>;
   /**

@@ -31,6 +31,11 @@ import { LiveQuery } from "./live-query.ts";
 import { nestingProblem } from "./nesting-depth.ts";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLOperationLimits, limitRules } from "./operation-limits.ts";
 import { buildGraphQLSchema, type GraphQLSchemaBuild } from "./schema/build-graphql-schema.ts";
+import {
+  checkSchemaSize,
+  DEFAULT_GRAPHQL_SCHEMA_LIMITS,
+  type GraphQLSchemaLimits,
+} from "./schema/schema-size.ts";
 
 const SCHEMA_XID = "dgraph.graphql.schema";
 
@@ -70,6 +75,11 @@ export interface GraphQLServiceOptions {
    * through graphql-js's resolvers (default true; the answers are the same, false is for comparing).
    */
   plainQueries?: boolean;
+  /**
+   * Bounds on a schema's size, checked before it is built (updates and stored schemas alike): SDL bytes
+   * (default 256 KiB), types (200) and fields (2,000).
+   */
+  schemaLimits?: Partial<GraphQLSchemaLimits>;
 }
 
 export class GraphQLService {
@@ -91,12 +101,14 @@ export class GraphQLService {
   private readonly lambda: LambdaCaller | undefined;
   private readonly webhook: MutationWebhook | undefined;
   private readonly rules: readonly ValidationRule[];
+  private readonly schemaLimits: GraphQLSchemaLimits;
 
   constructor(
     private readonly engine: GraphEngine,
     private readonly options: GraphQLServiceOptions = {},
   ) {
     this.limits = { ...DEFAULT_GRAPHQL_LIMITS, ...options.limits };
+    this.schemaLimits = { ...DEFAULT_GRAPHQL_SCHEMA_LIMITS, ...options.schemaLimits };
     engine.onChange?.((namespace) => {
       this.unchanged.delete(namespace);
       this.changes.set(namespace, (this.changes.get(namespace) ?? 0) + 1);
@@ -143,6 +155,7 @@ export class GraphQLService {
     if (broken !== undefined && broken.input === stored.schema) throw broken.error;
     let build: GraphQLSchemaBuild;
     try {
+      checkSchemaSize(stored.schema, this.schemaLimits);
       build = buildGraphQLSchema(stored.schema);
     } catch (e) {
       if (!(e instanceof DgraphError)) throw e;
@@ -163,6 +176,7 @@ export class GraphQLService {
 
   /** Builds a schema as an update would, checked against this server's settings; throws GraphQLSchemaError. */
   checkSchema(sdl: string): GraphQLSchemaBuild {
+    checkSchemaSize(sdl, this.schemaLimits);
     return buildGraphQLSchema(sdl, { lambdaConfigured: this.lambda !== undefined });
   }
 
