@@ -26,6 +26,12 @@ import { DEFAULT_BODY_LIMIT } from "./server/body.ts";
 import { createGrpcServer } from "./server/grpc/grpc-server.ts";
 import { createHttpServer } from "./server/http-server.ts";
 import { LoginThrottle } from "./server/login-throttle.ts";
+import {
+  parseTenantLimitFlags,
+  TENANT_LIMIT_OPTIONS,
+  TENANT_LIMIT_USAGE,
+  type TenantLimitConfig,
+} from "./tenant-limit-flags.ts";
 
 export const USAGE = `Usage: trellis-graphdb [options]
 
@@ -51,12 +57,12 @@ Options:
   --export <dir>           where /admin export writes (default <data>/export)
   --lambda-url <url>       a Dgraph lambda server for @lambda fields of the GraphQL API
                            (env TRELLIS_GRAPHDB_LAMBDA_URL)
-${QUERY_LIMIT_USAGE}  --log-level <level>      fatal, error, warn, info, debug (one line per request), trace
+${QUERY_LIMIT_USAGE}${TENANT_LIMIT_USAGE}  --log-level <level>      fatal, error, warn, info, debug (one line per request), trace
                            (env TRELLIS_GRAPHDB_LOG_LEVEL; default info)
   -h, --help               show this help
 `;
 
-export interface CliConfig extends QueryLimitConfig {
+export interface CliConfig extends QueryLimitConfig, TenantLimitConfig {
   dataDir: string;
   port: number;
   grpcPort: number;
@@ -118,6 +124,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     logLevel: values["log-level"] ?? env.TRELLIS_GRAPHDB_LOG_LEVEL ?? "info",
     help: values.help ?? false,
     ...parseQueryLimitFlags(values, (message) => new UsageError(message)),
+    ...parseTenantLimitFlags(values, (message) => new UsageError(message)),
   };
 }
 
@@ -140,6 +147,7 @@ function parse(argv: string[]) {
       export: { type: "string" },
       "log-level": { type: "string" },
       ...QUERY_LIMIT_OPTIONS,
+      ...TENANT_LIMIT_OPTIONS,
       help: { type: "boolean", short: "h" },
     },
   });
@@ -200,6 +208,7 @@ export async function startServer(
     acl: config.acl,
     queryTimeoutMs: config.queryTimeoutMs,
     queryLimits: config.queryLimits,
+    ...config.engineLimits,
   });
   // One throttle for both transports: a guesser gains nothing by switching from HTTP to gRPC.
   const loginThrottle = config.loginThrottle ? new LoginThrottle() : false;
@@ -209,7 +218,11 @@ export async function startServer(
     loginThrottle,
     authToken: config.authToken,
     bodyLimit: config.bodyLimit,
-    graphql: { lambdaUrl: config.lambdaUrl, lambda: embedded.lambda },
+    graphql: {
+      lambdaUrl: config.lambdaUrl,
+      lambda: embedded.lambda,
+      schemaLimits: config.graphqlSchemaLimits,
+    },
     exportDir: config.exportDir,
     logger,
   });

@@ -24,6 +24,8 @@ import { GraphDB, type GraphDBOptions } from "./engine/graph-db.ts";
 
 export { DgraphError, TxnAbortedError, TxnConflictError } from "./core/errors.ts";
 export { GROOT_DEFAULT_PASSWORD, GROOT_USER, GUARDIANS_GROUP } from "./engine/acl-accounts.ts";
+export type { AlterLimits } from "./engine/alter-limits.ts";
+export { DEFAULT_ALTER_LIMITS } from "./engine/alter-limits.ts";
 export type { BulkLoadOptions, BulkLoadResult } from "./engine/bulk-loader.ts";
 export type {
   AlterOperation,
@@ -42,7 +44,11 @@ export type { ExportFormat, ExportResult } from "./engine/export-writer.ts";
 export { exportNamespace } from "./engine/export-writer.ts";
 export type { GraphDBOptions } from "./engine/graph-db.ts";
 export { DEFAULT_QUERY_TIMEOUT_MS, GraphDB } from "./engine/graph-db.ts";
+export type { MutationLimits } from "./engine/mutation-parse.ts";
+export { DEFAULT_MUTATION_LIMITS } from "./engine/mutation-parse.ts";
 export { GALAXY_NAMESPACE } from "./engine/namespace.ts";
+export type { AdmissionLimits } from "./engine/namespace-admission.ts";
+export { DEFAULT_ADMISSION_LIMITS } from "./engine/namespace-admission.ts";
 export type { HttpLambdaOptions, LambdaCaller, LambdaRequest } from "./graphql/execution/lambda-caller.ts";
 /** `@lambda` fields served by a Dgraph lambda server (`--lambda-url`). */
 export { httpLambdaCaller } from "./graphql/execution/lambda-caller.ts";
@@ -59,6 +65,8 @@ export { DEFAULT_GRAPHQL_LIMITS } from "./graphql/operation-limits.ts";
 export type { GraphQLSchemaBuild } from "./graphql/schema/build-graphql-schema.ts";
 export type { SchemaProblem } from "./graphql/schema/schema-error.ts";
 export { GraphQLSchemaError } from "./graphql/schema/schema-error.ts";
+export type { GraphQLSchemaLimits } from "./graphql/schema/schema-size.ts";
+export { DEFAULT_GRAPHQL_SCHEMA_LIMITS } from "./graphql/schema/schema-size.ts";
 export type { QueryLimits } from "./query/query-budget.ts";
 export { DEFAULT_QUERY_LIMITS } from "./query/query-budget.ts";
 

@@ -13,7 +13,7 @@ const SRC = join(dirname(fileURLToPath(import.meta.url)), "../../src");
 const LAYERS: string[][] = [
   ["index.ts"],
   ["cli.ts"],
-  ["query-limit-flags.ts", "listen-exposure.ts"],
+  ["query-limit-flags.ts", "tenant-limit-flags.ts", "listen-exposure.ts"],
   ["server"],
   ["graphql"],
   ["engine"],
