@@ -70,6 +70,11 @@ export interface GraphReader {
   ): void;
   /** All subjects that have at least one value/edge of pred (`has(pred)`). */
   subjectsWith(pred: string): UidList;
+  /**
+   * A page of subjectsWith: the first `limit` subjects above `after`, ascending. Undefined when the reader
+   * cannot page (its transaction has pending writes of pred): use subjectsWith.
+   */
+  subjectsWithPage(pred: string, after: number, limit: number): UidList | undefined;
   /** All objects that have at least one incoming pred edge (`has(~pred)`, needs @reverse). */
   objectsWith(pred: string): UidList;
 }

@@ -115,7 +115,7 @@ export function* processRoot(ctx: ExecContext, sg: SubGraph): Steps {
         ? evalFilter(ctx, rest, dest, EMPTY_SCOPE)
         : yield* evalFilterInSteps(ctx, rest, dest, EMPTY_SCOPE);
   } else {
-    const costly = fn.kind === "regexp" || fn.kind === "match" || fn.kind === "geo";
+    const costly = fn.kind === "regexp" || fn.kind === "match" || fn.kind === "geo" || fn.kind === "has";
     dest = afterUid(costly ? yield* evalRootInSteps(ctx, fn) : evalPreparedRoot(ctx, fn), sg.after);
     const filter = sg.filter;
     if (filter !== undefined) {

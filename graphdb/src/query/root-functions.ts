@@ -96,10 +96,40 @@ export function* evalRootInSteps(ctx: ExecContext, p: PreparedFunction): Steps<U
     }
     case "geo":
       return yield* recheckInSteps(ctx, p.attr, "", p.schema.list, geoCandidates(ctx, p), geoTest(ctx, p));
+    case "has":
+      return yield* rootHasInSteps(ctx, p);
     default:
       return evalPreparedRoot(ctx, p);
   }
 }
+
+/** Subjects read a page at a time between slices: `has()` over a million subjects is a long key scan. */
+function* rootHasInSteps(ctx: ExecContext, p: Prepared<"has">): Steps<UidList> {
+  if (p.reverse || needsStringFiltering(p)) return evalPreparedRoot(ctx, p);
+  const pages: UidList[] = [];
+  let total = 0;
+  for (let after = 0; ; ) {
+    const page = ctx.reader.subjectsWithPage(p.attr, after, HAS_PAGE);
+    if (page === undefined) return evalPreparedRoot(ctx, p);
+    pages.push(page);
+    total += page.length;
+    ctx.budget.tick(page.length);
+    if (page.length < HAS_PAGE) break;
+    after = page[page.length - 1];
+    if (ctx.budget.sliceUsed()) yield;
+  }
+  if (pages.length === 1) return pages[0];
+  const out = new Float64Array(total);
+  let at = 0;
+  for (const page of pages) {
+    out.set(page, at);
+    at += page.length;
+  }
+  return out;
+}
+
+/** Subjects per page of a sliced `has()`. */
+const HAS_PAGE = 16_384;
 
 /** `recheck` a chunk at a time (keepInSteps), the values read in steps beforehand. */
 function* recheckInSteps(

@@ -184,6 +184,17 @@ export class TxnReader implements GraphReader {
     return this.keysOfKind(pred, KeyKind.data);
   }
 
+  subjectsWithPage(pred: string, after: number, limit: number): UidList | undefined {
+    const { start, end } = this.keys.kindRange(pred, KeyKind.data);
+    if (this.pendingIn(start, end).length > 0) return undefined;
+    const from = after > 0 ? this.keys.dataKey(pred, after + 1) : start;
+    const at = restOffset(start);
+    const out = new Float64Array(limit);
+    let n = 0;
+    for (const key of this.txn.snapshot.kv.scanKeys({ start: from, end, limit })) out[n++] = readUid(key, at);
+    return out.subarray(0, n);
+  }
+
   objectsWith(pred: string): UidList {
     return this.keysOfKind(pred, KeyKind.reverse);
   }

@@ -1,7 +1,7 @@
 /**
- * Ordering many values (orderasc/orderdesc without a usable index): the values are read and sorted in
- * slices, the event loop given back between them, with a bounded top-k when `first` bounds the result,
- * and the query's time bound stops a sort that runs too long.
+ * Long steps of a query over many values, given back to the event loop in slices: `has()` over every
+ * subject (a key scan), and ordering without a usable index (values read and sorted in slices, a bounded
+ * top-k when `first` bounds the result); the query's time bound stops a sort that runs too long.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -73,5 +73,19 @@ describe("ordering in slices", () => {
     await expect(withTurns("{ q(func: has(name), orderdesc: name) { name } }", 30)).rejects.toThrow(
       "context deadline exceeded",
     );
+  }, 60_000);
+});
+
+describe("has() in slices", () => {
+  it("reads every subject a page at a time, also within a transaction that wrote some", async () => {
+    const { turns } = await withTurns("{ q(func: has(name)) { count(uid) } }");
+    // In one piece, the scan left 3 turns (the query's other steps); a page at a time, 8-12 here.
+    expect(turns).toBeGreaterThan(5);
+    const count = async (startTs?: number) =>
+      JSON.parse((await db.query({ query: "{ q(func: has(name)) { count(uid) } }", startTs })).json);
+    expect(await count()).toEqual({ q: [{ count: N }] });
+    const txn = await db.mutate({ mutations: [{ setNquads: '_:x <name> "new" .' }] });
+    expect(await count(txn.txn.start_ts)).toEqual({ q: [{ count: N + 1 }] });
+    await db.commit({ startTs: txn.txn.start_ts, abort: true });
   }, 60_000);
 });
