@@ -98,4 +98,27 @@ describe("mutation bounds", () => {
     // Held in one piece, the mutation let at most a query or two through (while its commit was written).
     expect(answered).toBeGreaterThan(10);
   }, 60_000);
+
+  it("refuses to commit a transaction while one of its mutations is still being applied", async () => {
+    await start();
+    await h.db.engine.bulkLoad(names(50_000), { namespace: ns });
+    const first = await h.db.engine.mutate({ namespace: ns, mutations: [{ setNquads: names(1, "a") }] });
+    const startTs = first.txn.start_ts;
+    // One line to parse, 50,000 edges to apply.
+    const big = h.db.engine.mutate({
+      namespace: ns,
+      startTs,
+      query: "{ v as var(func: has(name)) }",
+      mutations: [{ setNquads: 'uid(v) <tag> "x" .' }],
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(h.db.engine.commit({ namespace: ns, startTs })).rejects.toThrow(
+      "Transaction has a mutation in progress; wait for it to return before committing or mutating again",
+    );
+    await big;
+    await h.db.engine.commit({ namespace: ns, startTs });
+    const tagged = await h.db.engine.query({ namespace: ns, query: "{ q(func: has(tag)) { count(uid) } }" });
+    // The transaction sees its own first write too.
+    expect(JSON.parse(tagged.json)).toEqual({ q: [{ count: 50_001 }] });
+  }, 60_000);
 });
