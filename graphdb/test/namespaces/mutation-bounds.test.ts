@@ -121,4 +121,19 @@ describe("mutation bounds", () => {
     // The transaction sees its own first write too.
     expect(JSON.parse(tagged.json)).toEqual({ q: [{ count: 50_001 }] });
   }, 60_000);
+
+  it("stops an index build at the gRPC Alter call's deadline, leaving the old schema", async () => {
+    await start();
+    await h.db.engine.alter({ namespace: ns, schema: "name: string ." });
+    await h.db.engine.bulkLoad(names(150_000), { namespace: ns });
+    const grpc = await h.grpcClient("groot", "tenant-pass", ns);
+    const op = new dgraph.Operation();
+    op.setSchema("name: string @index(term) .");
+    const failed = await grpcFailure(grpc.alter(op, undefined, { deadline: Date.now() + 100 }));
+    expect(failed.details).toMatch(/deadline exceeded/i);
+    // The server gave up too: wait for any work it might still be doing, then look.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const schema = await h.db.engine.query({ namespace: ns, query: "schema(pred: [name]) { index }" });
+    expect(JSON.parse(schema.json)).toEqual({ schema: [{ predicate: "name" }] });
+  }, 60_000);
 });
