@@ -68,18 +68,43 @@ async function parseMutation(
   const json = (v: unknown) => (typeof v === "string" ? parseJsonText(v) : v);
   const set: Edge[][] = [];
   const del: Edge[][] = [];
-  const counted = (edges: Edge[]) => {
-    count(counter, edges.length);
-    return edges;
-  };
-  if (m.setJson !== undefined) set.push(counted(parseJsonMutation(json(m.setJson), "set", ctx)));
+  if (m.setJson !== undefined)
+    set.push(...(await parseJsonSliced(json(m.setJson), "set", ctx, counter, budget)));
   await budget.pace();
-  if (m.deleteJson !== undefined) del.push(counted(parseJsonMutation(json(m.deleteJson), "delete", ctx)));
+  if (m.deleteJson !== undefined) {
+    del.push(...(await parseJsonSliced(json(m.deleteJson), "delete", ctx, counter, budget)));
+  }
   await budget.pace();
   if (m.setNquads) set.push(await parseNQuadsSliced(m.setNquads, "set", counter, budget));
   if (m.delNquads) del.push(await parseNQuadsSliced(m.delNquads, "delete", counter, budget));
   // concat, not push(...): spreading 100k+ edges overflows the call stack.
   return { set: ([] as Edge[]).concat(...set), del: ([] as Edge[]).concat(...del), cond: m.cond };
+}
+
+/** Objects of a JSON array turned into edges between two chances to pause (each object is stateless). */
+const JSON_CHUNK = 512;
+
+/** A JSON set or delete value to edges; a top-level array a chunk of objects at a time. */
+async function parseJsonSliced(
+  value: unknown,
+  op: EdgeOp,
+  ctx: { nextBlankLabel: () => string },
+  counter: { edges: number; max: number },
+  budget: QueryBudget,
+): Promise<Edge[][]> {
+  if (!Array.isArray(value) || value.length <= JSON_CHUNK) {
+    const edges = parseJsonMutation(value, op, ctx);
+    count(counter, edges.length);
+    return [edges];
+  }
+  const out: Edge[][] = [];
+  for (let i = 0; i < value.length; i += JSON_CHUNK) {
+    const edges = parseJsonMutation(value.slice(i, i + JSON_CHUNK), op, ctx);
+    count(counter, edges.length);
+    out.push(edges);
+    await budget.pace();
+  }
+  return out;
 }
 
 async function parseNQuadsSliced(

@@ -136,4 +136,26 @@ describe("mutation bounds", () => {
     const schema = await h.db.engine.query({ namespace: ns, query: "schema(pred: [name]) { index }" });
     expect(JSON.parse(schema.json)).toEqual({ schema: [{ predicate: "name" }] });
   }, 60_000);
+
+  it("parses a large JSON array in chunks, blank nodes shared across them", async () => {
+    await start();
+    const objects = Array.from({ length: 1500 }, (_, i) => ({
+      uid: `_:n${i}`,
+      name: `n${i}`,
+      next: { uid: `_:n${(i + 1) % 1500}` },
+    }));
+    const res = await h.db.engine.mutate({
+      namespace: ns,
+      commitNow: true,
+      mutations: [{ setJson: JSON.stringify(objects) }],
+    });
+    expect(Object.keys(res.uids)).toHaveLength(1500);
+    for (const i of [511, 1023, 1499]) {
+      const q = await h.db.engine.query({
+        namespace: ns,
+        query: `{ q(func: uid(${res.uids[`n${i}`]})) { next { name } } }`,
+      });
+      expect(JSON.parse(q.json)).toEqual({ q: [{ next: { name: `n${(i + 1) % 1500}` } }] });
+    }
+  });
 });
