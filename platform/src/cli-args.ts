@@ -25,6 +25,14 @@ Options:
   --no-graphdb              do not expose the embedded graph database's ports
   --graphdb-memory <MiB>    heap bound of the graph database's worker thread; past it the worker is
                             stopped and started again (env TRELLIS_GRAPHDB_MEMORY_MB; default 4096)
+  --graphdb-max-mutation-nquads <n>
+                            N-Quads one mutation request may carry (env TRELLIS_GRAPHDB_MAX_MUTATION_NQUADS;
+                            default 100000)
+  --graphdb-op-timeout <ms> longest a graph mutation or alter (an index build) may run (env
+                            TRELLIS_GRAPHDB_OP_TIMEOUT_MS; default 120000)
+  --graphdb-max-index-values <n>
+                            values one alter may read to build indexes (env TRELLIS_GRAPHDB_MAX_INDEX_VALUES;
+                            default 2000000)
   --console-dir <dir>       the console's built files (default: the package's console-dist/; in a
                             checkout of the repository console/dist, built on first start)
   --metrics-port <port>     also serve /metrics without a token on this port (env TRELLIS_METRICS_PORT;
@@ -82,6 +90,9 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       "graphdb-grpc-port": { type: "string" },
       "no-graphdb": { type: "boolean" },
       "graphdb-memory": { type: "string" },
+      "graphdb-max-mutation-nquads": { type: "string" },
+      "graphdb-op-timeout": { type: "string" },
+      "graphdb-max-index-values": { type: "string" },
       "console-dir": { type: "string" },
       "metrics-port": { type: "string" },
       "metrics-host": { type: "string" },
@@ -99,6 +110,11 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
     if (value === undefined || value === "") return undefined;
     if (!/^\d+$/.test(value)) throw new Error(`${flag}: not a number: ${value}`);
     return Number(value);
+  };
+  const positive = (value: string | undefined, flag: string) => {
+    const n = num(value, flag);
+    if (n === 0) throw new Error(`${flag}: must be at least 1`);
+    return n;
   };
   const cert = values["tls-cert"] ?? env.TRELLIS_TLS_CERT;
   const key = values["tls-key"] ?? env.TRELLIS_TLS_KEY;
@@ -136,6 +152,20 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       httpPort: num(values["graphdb-port"], "--graphdb-port"),
       grpcPort: num(values["graphdb-grpc-port"], "--graphdb-grpc-port"),
       memoryMb: graphMemoryMb,
+      limits: definedOnly({
+        mutationNquads: positive(
+          values["graphdb-max-mutation-nquads"] ?? env.TRELLIS_GRAPHDB_MAX_MUTATION_NQUADS,
+          "--graphdb-max-mutation-nquads",
+        ),
+        operationTimeoutMs: positive(
+          values["graphdb-op-timeout"] ?? env.TRELLIS_GRAPHDB_OP_TIMEOUT_MS,
+          "--graphdb-op-timeout",
+        ),
+        indexValues: positive(
+          values["graphdb-max-index-values"] ?? env.TRELLIS_GRAPHDB_MAX_INDEX_VALUES,
+          "--graphdb-max-index-values",
+        ),
+      }),
     },
     consoleDir: values["console-dir"],
     metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: metricsHost || "127.0.0.1" },
@@ -161,4 +191,9 @@ export function permissionPaths(parsed: Parsed, dataDir: string, codeRoot: strin
     if (value && !value.includes("-----BEGIN") && (isAbsolute(value) || existsSync(value))) read.push(value);
   }
   return { read, write: [dataDir] };
+}
+
+/** The object without its undefined entries (a flag not given keeps the default). */
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -27,6 +27,7 @@ import { gatewayRoutes } from "./gateway/gateway-routes.ts";
 import { appLambdaCaller } from "./graph/app-lambdas.ts";
 import { AppNamespaces } from "./graph/app-namespaces.ts";
 import { openPlatformGraph } from "./graph/platform-graph.ts";
+import type { GraphTenantLimits } from "./graph/tenant-bounds.ts";
 import { PlatformMetrics } from "./metrics.ts";
 import { metricsRoute, startMetricsListener } from "./metrics-endpoint.ts";
 import type { PlatformContext } from "./platform-context.ts";
@@ -69,7 +70,15 @@ export interface PlatformOptions {
    * The embedded graph database (default on, HTTP :8080, gRPC :9080, on 127.0.0.1), in a worker thread
    * whose heap is bounded by `memoryMb` (default DEFAULT_GRAPH_MEMORY_MB).
    */
-  graphdb?: { httpPort?: number; grpcPort?: number; host?: string; enabled?: boolean; memoryMb?: number };
+  graphdb?: {
+    httpPort?: number;
+    grpcPort?: number;
+    host?: string;
+    enabled?: boolean;
+    memoryMb?: number;
+    /** What one app's namespace may do (defaults: DEFAULT_GRAPH_TENANT_LIMITS, graph/tenant-bounds.ts). */
+    limits?: Partial<GraphTenantLimits>;
+  };
   /** PEM text or file paths; serves HTTPS when given. */
   tls?: { cert: string; key: string };
   /** The console's built files (default console/dist of this repo, when present). */
@@ -164,6 +173,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       grpcPort: graphOptions.grpcPort ?? 9080,
       host: graphOptions.host ?? "127.0.0.1",
       memoryMb: graphOptions.memoryMb,
+      limits: graphOptions.limits,
       onRestart: () => metrics.graphRestarts.inc(),
       // Called once serving (ctx is set by then): the functions of the app owning the namespace.
       lambda: (request) => appLambdaCaller(ctx)(request),

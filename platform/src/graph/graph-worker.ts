@@ -16,6 +16,7 @@ import {
   exportNamespace,
   GALAXY_NAMESPACE,
   type GraphDB,
+  type GraphDBOptions,
   GraphQLService,
   type LambdaCaller,
   LoginThrottle,
@@ -37,6 +38,8 @@ export interface GraphWorkerData {
   dir: string;
   /** Bytes of posting lists the engine caches (a share of the worker's heap bound). */
   cacheBytes: number;
+  /** The tenants' bounds (tenant-bounds.ts). */
+  bounds: Pick<GraphDBOptions, "protectReservedPredicates" | "mutationLimits" | "alterLimits" | "admission">;
   /** The galaxy groot's password (the operator's login). */
   grootPassword: string;
   logLevel: string;
@@ -102,7 +105,7 @@ function operations(engine: GraphDB, graphql: GraphQLService): GraphOperations {
 }
 
 async function start(): Promise<() => Promise<void>> {
-  const db = createGraphDB({ dir: data.dir, acl: true, cacheBytes: data.cacheBytes });
+  const db = createGraphDB({ dir: data.dir, acl: true, cacheBytes: data.cacheBytes, ...data.bounds });
   const closers: (() => Promise<void>)[] = [() => db.close()];
   const close = async () => {
     for (const c of closers.reverse())

@@ -29,6 +29,7 @@ import {
 } from "./graph-wire.ts";
 import type { GraphWorkerData } from "./graph-worker.ts";
 import { graphWorkerUrl } from "./graph-worker-url.ts";
+import { DEFAULT_GRAPH_TENANT_LIMITS, type GraphTenantLimits, tenantEngineOptions } from "./tenant-bounds.ts";
 
 export interface PlatformGraphOptions {
   dataDir: string;
@@ -41,6 +42,8 @@ export interface PlatformGraphOptions {
   host: string;
   /** Largest heap of the database's worker in MiB (default DEFAULT_GRAPH_MEMORY_MB). */
   memoryMb?: number;
+  /** What one app's namespace may do (default DEFAULT_GRAPH_TENANT_LIMITS). */
+  limits?: Partial<GraphTenantLimits>;
   /** Called each time the worker died and was started again. */
   onRestart?: () => void;
   /** Serves the `@lambda` fields of the database's `/graphql` and the console's (app-lambdas.ts). */
@@ -82,6 +85,7 @@ export async function openPlatformGraph(options: PlatformGraphOptions): Promise<
     dir: join(dataDir, "graphdb"),
     // The engine's default 256 MiB, or a quarter of a smaller heap bound.
     cacheBytes: Math.min(256, Math.floor(memoryMb / 4)) * 2 ** 20,
+    bounds: tenantEngineOptions({ ...DEFAULT_GRAPH_TENANT_LIMITS, ...options.limits }),
     grootPassword: await loadGrootPassword(grootPasswordFile, logger),
     logLevel: logger.level,
     consoleGraphQLTimeoutMs: CONSOLE_GRAPHQL_TIMEOUT_MS,
