@@ -39,7 +39,7 @@ describe("the graph database's worker thread", () => {
     const platform = t;
     const { apiKey } = await platform.deployedApp("neighbour");
     const client = await operatorClient(platform);
-    await client.newTxn().mutate({ setNquads: longNames(20_000, 200), commitNow: true });
+    await client.newTxn().mutate({ setNquads: longNames(60_000, 200), commitNow: true });
 
     // One request to each part of the platform, each in turn: none may wait for the database.
     const neighbour = async (): Promise<true | string> => {
