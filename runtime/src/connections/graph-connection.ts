@@ -155,9 +155,12 @@ export class GraphClient {
    * never parses an answer only to write it out again for the guest.
    */
   async query(query: string, vars: Record<string, unknown>, deadline?: number): Promise<string> {
-    const client = await this.ready();
-    const txn = client.newTxn({ readOnly: true });
-    const res = await txn.queryWithVars(query, stringVars(vars), this.metadata(), this.callOptions(deadline));
+    const req = new dgraph.Request();
+    req.setQuery(query);
+    const varsMap = req.getVarsMap();
+    for (const [k, v] of Object.entries(stringVars(vars))) varsMap.set(k, v);
+    req.setReadOnly(true);
+    const res = await this.send(req, deadline);
     const json = res.getJson_asU8();
     return json.byteLength === 0
       ? "{}"
@@ -169,7 +172,6 @@ export class GraphClient {
     request: GraphMutateRequest,
     deadline?: number,
   ): Promise<{ json: unknown; uids: Record<string, string> }> {
-    const client = await this.ready();
     const req = new dgraph.Request();
     if (request.query !== undefined) req.setQuery(request.query);
     const varsMap = req.getVarsMap();
@@ -186,12 +188,37 @@ export class GraphClient {
       }),
     );
     req.setCommitNow(true);
-    const res = await client.newTxn().doRequest(req, this.metadata(), this.callOptions(deadline));
+    const res = await this.send(req, deadline);
     const uids: Record<string, string> = {};
     res.getUidsMap().forEach((uid: string, label: string) => {
       uids[label] = uid;
     });
-    return { json: request.query !== undefined ? (res.getJson() ?? null) : null, uids };
+    return { json: request.query !== undefined ? parseJson(res.getJson_asU8()) : null, uids };
+  }
+
+  /**
+   * One request in a transaction of its own (start ts 0: a read-only query, or mutations committed at
+   * once), sent on the stub as dgraph-js's `Txn` sends it, logging in again once when the access token
+   * expired, and answering an aborted or conflicting commit with dgraph-js's `ERR_ABORTED`. Not through
+   * `Txn` itself: it turns every request and answer into JSON text for a debug log that is off (megabytes
+   * of base64 on the platform's thread for one large answer) and copies each answer once more.
+   */
+  private async send(req: dgraph.Request, deadline?: number): Promise<dgraph.Response> {
+    await this.ready();
+    const stub = this.stub!;
+    try {
+      return await stub.query(req, this.metadata(), this.callOptions(deadline));
+    } catch (e) {
+      if (dgraph.isJwtExpired(e)) {
+        await stub.retryLogin(this.metadata(), this.callOptions(deadline));
+        return await stub.query(req, this.metadata(), this.callOptions(deadline));
+      }
+      const code = (e as { code?: unknown }).code;
+      if (code === dgraph.grpc.status.ABORTED || code === dgraph.grpc.status.FAILED_PRECONDITION) {
+        throw dgraph.ERR_ABORTED;
+      }
+      throw e;
+    }
   }
 
   /** Applies DQL schema text. */
@@ -206,6 +233,12 @@ export class GraphClient {
     this.closed = true;
     this.stub?.close();
   }
+}
+
+/** An answer's JSON bytes, parsed (null when there are none). */
+function parseJson(bytes: Uint8Array): unknown {
+  if (bytes.byteLength === 0) return null;
+  return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
 }
 
 function stringVars(vars: Record<string, unknown>): Record<string, string> {
