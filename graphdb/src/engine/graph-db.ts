@@ -586,6 +586,7 @@ export class GraphDB implements GraphEngine {
     try {
       ({ commitTs, durable } = await this.commits.enqueue(
         {
+          namespace: txn.namespace,
           deltas: txn.deltas,
           conflictKeys: txn.conflictKeys,
           // Conflict records are only ever checked by transactions that started before this commit and are
@@ -678,7 +679,7 @@ export class GraphDB implements GraphEngine {
 
   private async alterIn(ns: Namespace, op: AlterOperation): Promise<void> {
     // Drops and index rebuilds act on everything committed: queued commits first.
-    this.commits.flush();
+    await this.commits.flush();
     const dropOp = op.dropOp ?? "NONE";
     const hasSchema = (op.schema ?? "").trim() !== "";
     if (!hasSchema && !op.dropAttr && !op.dropAll && dropOp === "NONE") {
@@ -948,7 +949,7 @@ export class GraphDB implements GraphEngine {
     if (ns === undefined) {
       throw new DgraphError(`error deleting non-existing namespace ${namespaceHex(namespace)}`);
     }
-    this.commits.flush();
+    await this.commits.flush();
     this.drops++;
     this.abortTransactionsOf(ns.id);
     const predicates = ns.schema.predicates().map((p) => p.predicate);
@@ -1101,7 +1102,7 @@ export class GraphDB implements GraphEngine {
   ): Promise<BulkLoadResult> {
     this.assertOpen();
     const ns = this.namespaces.require(options.namespace);
-    this.commits.flush();
+    await this.commits.flush();
     const started = performance.now();
     const loader = new BulkLoader(
       {
@@ -1158,7 +1159,7 @@ export class GraphDB implements GraphEngine {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.sweeper);
-    this.commits.flush();
+    await this.commits.flush();
     for (const t of [...this.txns.all()]) this.txns.finish(t);
     await this.store.close();
   }

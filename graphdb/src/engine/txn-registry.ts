@@ -42,6 +42,8 @@ export class TxnRegistry {
   expire(cutoff: number): Transaction[] {
     const expired: Transaction[] = [];
     for (const t of this.txns.values()) {
+      // A commit being written is decided: it is finished when its group is written, not expired.
+      if (t.state === "committing") continue;
       if (t.lastActive < cutoff) {
         this.finish(t);
         if (t.hasWrites) expired.push(t);

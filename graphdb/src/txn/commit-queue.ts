@@ -1,8 +1,10 @@
-import type { CommitWriter } from "./commit-writer.ts";
+import type { CommitWriter, PreparedGroup } from "./commit-writer.ts";
 import type { KeyDelta } from "./key-delta.ts";
 
 /** A commit waiting for its group to be written. */
 export interface QueuedCommit {
+  /** The transaction's namespace: every key it writes (count keys too) is in it. */
+  namespace: number;
   deltas: Map<string, KeyDelta>;
   conflictKeys: ReadonlySet<number>;
   /** Called with the commit ts just before the group is written (record the decision and conflict keys). */
@@ -20,22 +22,38 @@ export interface QueuedCommit {
  * commits as concurrent: `conflictsWithQueued`. Clients are answered only after the group is durable.
  */
 export class CommitQueue {
-  private queued: { commit: QueuedCommit; resolve(r: CommitResult): void; reject(e: unknown): void }[] = [];
+  private queued: Queued[] = [];
   private keys = new Set<number>();
   private deltaCount = 0;
   private scheduled = false;
+  /**
+   * Groups handed to the writer and not yet written (large ones are prepared in parts), oldest first: the
+   * conflict keys of each, which are still concurrent with every transaction that started meanwhile.
+   */
+  private readonly inFlight: { keys: Set<number>; namespaces: Set<number> }[] = [];
+  /** Settles once every group handed to the writer so far is written (or failed). */
+  private tail: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly writer: CommitWriter,
     private readonly nextTs: () => number,
-    /** Queued deltas (keys) beyond which the group is written at once rather than at the end of the turn. */
-    private readonly maxDeltas = 200_000,
+    private readonly options: {
+      /** Queued deltas (keys) beyond which the group is written at once rather than at the end of the turn. */
+      maxDeltas?: number;
+      /** Groups of at least this many deltas are prepared in parts (`CommitWriter.prepare`). */
+      inPartsFrom?: number;
+      /** How long preparing a group runs before giving the event loop back. */
+      sliceMs?: number;
+    } = {},
   ) {}
 
   /** Whether a transaction writing these conflict keys would conflict with a commit in the queue. */
   conflictsWithQueued(keys: Iterable<number>): boolean {
-    if (this.keys.size === 0) return false;
-    for (const k of keys) if (this.keys.has(k)) return true;
+    if (this.keys.size === 0 && this.inFlight.length === 0) return false;
+    for (const k of keys) {
+      if (this.keys.has(k)) return true;
+      for (const group of this.inFlight) if (group.keys.has(k)) return true;
+    }
     return false;
   }
 
@@ -51,22 +69,60 @@ export class CommitQueue {
     );
     for (const k of commit.conflictKeys) this.keys.add(k);
     this.deltaCount += commit.deltas.size;
-    if (this.deltaCount >= this.maxDeltas || (alone && this.queued.length === 1)) this.flush();
-    else if (!this.scheduled) {
+    if (this.deltaCount >= (this.options.maxDeltas ?? 200_000) || (alone && this.queued.length === 1)) {
+      void this.flush();
+    } else if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => void this.flush());
     }
     return result;
   }
 
-  /** Writes every queued commit now, in one transaction (before a drop, an alter or a close, say). */
-  flush(): void {
+  /**
+   * Writes every queued commit; resolves once all of them, and the groups handed to the writer before, are
+   * written. Before a drop, an alter or a close, say: those act on everything committed. Commits in
+   * namespaces no group in flight writes are written in one write before this returns, when they are few;
+   * the others are written after the groups in flight, the large ones prepared in parts.
+   */
+  flush(): Promise<void> {
     this.scheduled = false;
-    const group = this.queued;
-    if (group.length === 0) return;
+    const queued = this.queued;
+    if (queued.length === 0) return this.tail;
     this.queued = [];
     this.keys = new Set();
     this.deltaCount = 0;
+    const inPartsFrom = this.options.inPartsFrom ?? IN_PARTS_FROM;
+    // Keys of different namespaces never meet, so a namespace another group is busy with need not wait.
+    const busy = (g: Queued) => this.inFlight.some((f) => f.namespaces.has(g.commit.namespace));
+    const later = this.inFlight.length === 0 ? [] : queued.filter(busy);
+    const now = later.length === 0 ? queued : queued.filter((g) => !busy(g));
+    let nowDeltas = 0;
+    for (const g of now) nowDeltas += g.commit.deltas.size;
+    if (now.length > 0 && nowDeltas < inPartsFrom) this.writeNow(now);
+    else later.push(...now);
+    if (later.length > 0) this.writeAfterInFlight(later);
+    return this.tail;
+  }
+
+  /** Hands a group to the writer after the groups in flight: prepared in parts, then written. */
+  private writeAfterInFlight(group: Queued[]): void {
+    const entry = { keys: new Set<number>(), namespaces: new Set<number>() };
+    for (const g of group) {
+      entry.namespaces.add(g.commit.namespace);
+      for (const k of g.commit.conflictKeys) entry.keys.add(k);
+    }
+    this.inFlight.push(entry);
+    this.tail = this.tail.then(async () => {
+      try {
+        await this.writeInParts(group);
+      } finally {
+        this.inFlight.splice(this.inFlight.indexOf(entry), 1);
+      }
+    });
+  }
+
+  /** Writes a group in one write, now. */
+  private writeNow(group: Queued[]): void {
     const commits = group.map((g) => ({ commitTs: this.nextTs(), deltas: g.commit.deltas }));
     let durable: Promise<void>;
     try {
@@ -75,12 +131,70 @@ export class CommitQueue {
       for (const g of group) g.reject(e);
       return;
     }
+    this.settle(group, commits, durable);
+  }
+
+  /**
+   * Prepares a group in parts, then writes it in one short write. Its commit timestamps are taken at the
+   * write: transactions starting while it is prepared read the state before it, so they must be older.
+   * A group this one waited for may have become small enough to write at once.
+   */
+  private async writeInParts(group: Queued[]): Promise<void> {
+    const sliceMs = this.options.sliceMs ?? 5;
+    let sliceEnd = performance.now() + sliceMs;
+    const pause = (): Promise<void> | undefined => {
+      if (performance.now() < sliceEnd) return undefined;
+      return new Promise<void>((resume) =>
+        setImmediate(() => {
+          sliceEnd = performance.now() + sliceMs;
+          resume();
+        }),
+      );
+    };
+    let prepared: PreparedGroup;
+    try {
+      prepared = await this.writer.prepare(
+        group.map((g) => g.commit.deltas),
+        pause,
+      );
+    } catch (e) {
+      for (const g of group) g.reject(e);
+      return;
+    }
+    const commits = group.map((g) => ({ commitTs: this.nextTs(), deltas: g.commit.deltas }));
+    let durable: Promise<void>;
+    try {
+      durable = this.writer.commitPrepared(
+        prepared,
+        commits.map((c) => c.commitTs),
+      );
+    } catch (e) {
+      for (const g of group) g.reject(e);
+      return;
+    }
+    this.settle(group, commits, durable);
+  }
+
+  private settle(group: Queued[], commits: { commitTs: number }[], durable: Promise<void>): void {
     for (let i = 0; i < group.length; i++) {
       group[i].commit.assigned(commits[i].commitTs);
       group[i].resolve({ commitTs: commits[i].commitTs, durable });
     }
   }
 }
+
+/** A queued commit and its caller's promise. */
+interface Queued {
+  commit: QueuedCommit;
+  resolve(r: CommitResult): void;
+  reject(e: unknown): void;
+}
+
+/**
+ * Groups of at least this many deltas (keys) are prepared in parts: one write of this many keys holds the
+ * thread for a few tens of milliseconds, a 100k-key one for several hundred.
+ */
+const IN_PARTS_FROM = 4096;
 
 export interface CommitResult {
   commitTs: number;

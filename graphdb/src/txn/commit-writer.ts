@@ -20,6 +20,7 @@ import {
   tailKey,
 } from "../store/keys.ts";
 import type { KVStore, KVWriter } from "../store/kv-store.ts";
+import { PendingWrites } from "../store/pending-writes.ts";
 import { isEmptyRecord, KeyDelta } from "./key-delta.ts";
 import type { SnapshotManager } from "./snapshot-manager.ts";
 
@@ -58,42 +59,121 @@ export class CommitWriter {
    * conflict keys, and concurrent writers of one popular object's reverse list both commit.
    */
   apply(commits: readonly { commitTs: number; deltas: Iterable<[string, KeyDelta]> }[]): Promise<void> {
-    // Latin-1 key strings order exactly as the key bytes do, and compare natively.
-    const byKey = (a: [string, KeyDelta], b: [string, KeyDelta]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-    const sorted = commits.map((c) => [...c.deltas].filter(([, d]) => !isCountKey(d.key)).sort(byKey));
-    const published: (DataRecord | undefined)[][] = [];
-    // A key an earlier commit of the group changed: its cached view is stale until the group is published.
-    const touched = commits.length > 1 ? new Set<string>() : undefined;
+    const group = this.begin(commits.map((c) => c.deltas));
     const { durable } = this.store.write((w) => {
-      for (let c = 0; c < sorted.length; c++) {
-        const counts = new Map<string, KeyDelta>();
-        const moveCount = (
-          _s: PredicateSchema,
-          key: Uint8Array,
-          reverse: boolean,
-          before: number,
-          after: number,
-        ) => {
-          if (before === after) return;
-          const uid = readUid(key, restOffset(key));
-          // The count keys of the data or reverse key's own predicate, in its own namespace.
-          if (before > 0) countDelta(counts, countKeyOf(key, before, reverse)).removeUid(uid);
-          if (after > 0) countDelta(counts, countKeyOf(key, after, reverse)).addUid(uid);
-        };
-        const out = sorted[c].map(([ks, d]) => this.applyDelta(w, ks, d, touched, moveCount));
-        const countDeltas = [...counts].sort(byKey);
-        for (const [ks, d] of countDeltas) {
-          sorted[c].push([ks, d]);
-          out.push(this.applyDelta(w, ks, d, touched));
-        }
-        published.push(out);
-      }
+      for (const _ of this.applyAll(w, group));
     });
+    this.publish(
+      group,
+      commits.map((c) => c.commitTs),
+      true,
+    );
+    return durable;
+  }
+
+  /**
+   * `apply` for a large group, in parts: the group's new records are computed against a snapshot of the
+   * latest committed state, pausing (`pause`, between keys) while other work runs, and recorded; only
+   * `commitPrepared` writes them, in one short atomic write. Nothing else may write the group's keys in
+   * between: the commit queue writes groups one after another, and alters and drops wait for it.
+   */
+  async prepare(
+    deltas: readonly Iterable<[string, KeyDelta]>[],
+    pause: () => Promise<void> | undefined,
+  ): Promise<PreparedGroup> {
+    const group = this.begin(deltas);
+    const pending = new PendingWrites(this.store.snapshot());
+    try {
+      const steps = this.applyAll(pending.writer(), group);
+      for (;;) {
+        if (steps.next().done) break;
+        const paused = pause();
+        if (paused !== undefined) await paused;
+      }
+    } catch (e) {
+      pending.release();
+      throw e;
+    }
+    return { group, pending };
+  }
+
+  /**
+   * Writes a prepared group (`prepare`) with these commit timestamps, one per commit, and publishes it.
+   * Its keys are dropped from the posting cache rather than re-published: copying a large group's records
+   * into the cache would take as long as writing them.
+   */
+  commitPrepared(prepared: PreparedGroup, commitTs: readonly number[]): Promise<void> {
+    let durable: Promise<void>;
+    try {
+      ({ durable } = this.store.write((w) => prepared.pending.replay(w)));
+    } finally {
+      prepared.pending.release();
+    }
+    this.publish(prepared.group, commitTs, false);
+    return durable;
+  }
+
+  /** Sorts each commit's deltas into key order, count keys left out (derived as the group is applied). */
+  private begin(deltas: readonly Iterable<[string, KeyDelta]>[]): Group {
+    // Latin-1 key strings order exactly as the key bytes do, and compare natively.
+    const sorted = deltas.map((d) => [...d].filter(([, k]) => !isCountKey(k.key)).sort(byKey));
+    // A key an earlier commit of the group changed: its cached view is stale until the group is published.
+    return { sorted, published: [], touched: deltas.length > 1 ? new Set<string>() : undefined };
+  }
+
+  /**
+   * Applies a group's deltas through `w`, commit after commit, each commit's count keys after its own
+   * deltas; yields after every few keys, so that a caller may pause in between.
+   */
+  private *applyAll(w: KVWriter, group: Group): Generator<void, void, void> {
+    const { sorted, published, touched } = group;
+    for (let c = 0; c < sorted.length; c++) {
+      const counts = new Map<string, KeyDelta>();
+      const moveCount = (
+        _s: PredicateSchema,
+        key: Uint8Array,
+        reverse: boolean,
+        before: number,
+        after: number,
+      ) => {
+        if (before === after) return;
+        const uid = readUid(key, restOffset(key));
+        // The count keys of the data or reverse key's own predicate, in its own namespace.
+        if (before > 0) countDelta(counts, countKeyOf(key, before, reverse)).removeUid(uid);
+        if (after > 0) countDelta(counts, countKeyOf(key, after, reverse)).addUid(uid);
+      };
+      const deltas = sorted[c];
+      const out: (DataRecord | undefined)[] = [];
+      for (let i = 0; i < deltas.length; i++) {
+        out.push(this.applyDelta(w, deltas[i][0], deltas[i][1], touched, moveCount));
+        if ((i & 31) === 31) yield;
+      }
+      const countDeltas = [...counts].sort(byKey);
+      for (let i = 0; i < countDeltas.length; i++) {
+        const [ks, d] = countDeltas[i];
+        deltas.push([ks, d]);
+        out.push(this.applyDelta(w, ks, d, touched));
+        if ((i & 31) === 31) yield;
+      }
+      published.push(out);
+    }
+  }
+
+  /**
+   * After a group's write: its records go to the posting cache (or its keys leave it), and later snapshots
+   * see the write.
+   */
+  private publish(group: Group, commitTs: readonly number[], republish: boolean): void {
+    const { sorted, published, touched } = group;
     for (let c = 0; c < sorted.length; c++) {
       const deltas = sorted[c];
       for (let i = 0; i < deltas.length; i++) {
         const rec = published[c][i];
         const ks = deltas[i][0];
+        if (!republish) {
+          this.cache.invalidate(ks);
+          continue;
+        }
         if (rec === undefined) {
           // Appended in this group after an earlier commit of it published the key: drop that view.
           if (touched?.has(ks)) this.cache.invalidate(ks);
@@ -102,12 +182,11 @@ export class CommitWriter {
         // Mutations read data and reverse lists back (values, reverse counts); index and count lists are
         // only read by queries, so they are dropped and cached again by the next query that reads them.
         const kind = keyKind(deltas[i][1].key);
-        if (kind === KeyKind.data || kind === KeyKind.reverse) this.cache.set(ks, rec, commits[c].commitTs);
+        if (kind === KeyKind.data || kind === KeyKind.reverse) this.cache.set(ks, rec, commitTs[c]);
         else this.cache.invalidate(ks);
       }
     }
-    this.snapshots.advance(commits[commits.length - 1].commitTs);
-    return durable;
+    this.snapshots.advance(commitTs[commitTs.length - 1]);
   }
 
   /**
@@ -193,6 +272,21 @@ export class CommitWriter {
     return entry.counted;
   }
 }
+
+/** A group of commits being applied: each commit's deltas in key order, and the records they produced. */
+interface Group {
+  sorted: [string, KeyDelta][][];
+  published: (DataRecord | undefined)[][];
+  touched: Set<string> | undefined;
+}
+
+/** A group prepared in parts (`CommitWriter.prepare`), waiting for its write. */
+export interface PreparedGroup {
+  readonly group: Group;
+  readonly pending: PendingWrites;
+}
+
+const byKey = (a: [string, KeyDelta], b: [string, KeyDelta]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 /** A counted predicate and how its lists' lengths are measured. */
 interface Counted {
