@@ -8,7 +8,7 @@ import { conditionVariables } from "../dql/condition-parser.ts";
 import { parseCondition, parseDql } from "../dql/parser.ts";
 import type { Edge } from "../mutation/edge.ts";
 import { EdgeResolver } from "../mutation/edge-resolver.ts";
-import { MutationApplier, type ValueServices } from "../mutation/mutation-applier.ts";
+import { MutationApplier, type ResolvedEdge, type ValueServices } from "../mutation/mutation-applier.ts";
 import { type PredicateGuard, reservedPredicateGuard } from "../mutation/reserved-predicates.ts";
 import { evaluateCondition } from "../mutation/upsert-condition.ts";
 import { deletePostings } from "../posting/list-tail.ts";
@@ -424,12 +424,14 @@ export class GraphDB implements GraphEngine {
       const cond = conds[i];
       return cond === undefined || evaluateCondition(cond, (v) => vars?.uids.get(v)?.length ?? 0);
     });
-    resolver.allocate(
+    await resolver.allocate(
       chosen.flatMap((p) => [
         { edges: p.del, op: "delete" as const },
         { edges: p.set, op: "set" as const },
       ]),
+      () => budget.pace(),
     );
+    checkWritable(txn);
     let applyServices = how.services;
     if (how.services === this.services) {
       applyServices = await this.prehashPasswords(
@@ -448,11 +450,22 @@ export class GraphDB implements GraphEngine {
       how.guard,
     );
     for (const p of chosen) {
-      const del = resolver.resolve(p.del, "delete");
-      const set = resolver.resolve(p.set, "set");
+      // Every edge is resolved (and its uids checked) before any is applied, a chunk at a time.
+      const resolved = { del: [] as ResolvedEdge[], set: [] as ResolvedEdge[] };
+      for (const [edges, op] of [
+        [p.del, "delete"],
+        [p.set, "set"],
+      ] as const) {
+        const into = op === "delete" ? resolved.del : resolved.set;
+        for (let i = 0; i < edges.length; i += APPLY_CHUNK) {
+          for (const e of resolver.resolve(edges.slice(i, i + APPLY_CHUNK), op)) into.push(e);
+          await budget.pace();
+          checkWritable(txn);
+        }
+      }
       for (const [edges, isDelete] of [
-        [del, true],
-        [set, false],
+        [resolved.del, true],
+        [resolved.set, false],
       ] as const) {
         for (let i = 0; i < edges.length; i += APPLY_CHUNK) {
           const chunk = edges.slice(i, i + APPLY_CHUNK);

@@ -25,8 +25,14 @@ export class EdgeResolver {
 
   constructor(private readonly ctx: ResolveContext) {}
 
-  /** Allocates uids for every blank node and empty-var set target in the request, in order. */
-  allocate(edgeLists: { edges: Edge[]; op: "set" | "delete" }[]): void {
+  /**
+   * Allocates uids for every blank node and empty-var set target in the request, in order. `pace` is
+   * awaited every few thousand edges (a caller's time slice: it may give the event loop back).
+   */
+  async allocate(
+    edgeLists: { edges: Edge[]; op: "set" | "delete" }[],
+    pace: () => Promise<void> = async () => {},
+  ): Promise<void> {
     const labels: string[] = [];
     const seen = new Set<string>(this.newUids.keys());
     const note = (ref: NodeRef, op: "set" | "delete") => {
@@ -41,9 +47,11 @@ export class EdgeResolver {
       }
     };
     for (const { edges, op } of edgeLists) {
-      for (const e of edges) {
+      for (let i = 0; i < edges.length; i++) {
+        const e = edges[i];
         note(e.subject, op);
         if (e.object.kind === "node") note(e.object.ref, op);
+        if ((i & 1023) === 1023) await pace();
       }
     }
     if (labels.length === 0) return;

@@ -32,7 +32,8 @@ describe("encodeResponse", () => {
         total_ns: 127,
       },
       metrics: { num_uids: { _total: 2, name: 1, ü: 128 } },
-      uids: { a: "0x1", ["b".repeat(200)]: "0xffffffffff" },
+      // ASCII strings are written byte by byte, others (rolled back half-way) natively.
+      uids: { a: "0x1", ["b".repeat(200)]: "0xffffffffff", "label-€-x": "0x2", ["c".repeat(127)]: "0x3" },
       rdf: Buffer.from('<0x1> <name> "x" .\n'),
     });
     const res = dgraph.Response.deserializeBinary(new Uint8Array(bytes));
@@ -60,6 +61,8 @@ describe("encodeResponse", () => {
     expect(Object.fromEntries(res.getUidsMap().entries())).toEqual({
       a: "0x1",
       ["b".repeat(200)]: "0xffffffffff",
+      "label-€-x": "0x2",
+      ["c".repeat(127)]: "0x3",
     });
     expect(Buffer.from(res.getRdf_asU8()).toString()).toBe('<0x1> <name> "x" .\n');
   });

@@ -212,11 +212,36 @@ class ProtoWriter {
 
   string(field: number, value: string | undefined, always = false): void {
     if (value === undefined || (value === "" && !always)) return;
+    if (value.length < 0x80 && this.asciiString(field, value)) return;
     const length = Buffer.byteLength(value);
     this.tag(field, 2);
     this.varint(length);
     this.ensure(length);
     this.pos += this.buf.write(value, this.pos, "utf8");
+  }
+
+  /**
+   * A short string written byte by byte when it is all ASCII (uids, blank-node labels, keys): a native
+   * call per string costs more than the copy. False, having written nothing, when it is not ASCII.
+   */
+  private asciiString(field: number, value: string): boolean {
+    const from = this.pos;
+    this.tag(field, 2);
+    const n = value.length;
+    this.ensure(n + 1);
+    const buf = this.buf;
+    let p = this.pos;
+    buf[p++] = n;
+    for (let i = 0; i < n; i++) {
+      const c = value.charCodeAt(i);
+      if (c >= 0x80) {
+        this.pos = from;
+        return false;
+      }
+      buf[p++] = c;
+    }
+    this.pos = p;
+    return true;
   }
 
   /** A length-delimited sub-message, its fields written by `body`. */
@@ -281,11 +306,15 @@ export function encodeResponse(res: ApiResponse): Buffer {
       }
     });
   }
-  for (const [key, value] of Object.entries(res.uids ?? {})) {
-    w.message(12, () => {
-      w.string(1, key);
-      w.string(2, value);
-    });
+  const uids = res.uids;
+  if (uids !== undefined) {
+    for (const key in uids) {
+      const value = uids[key];
+      w.message(12, () => {
+        w.string(1, key);
+        w.string(2, value);
+      });
+    }
   }
   w.bytes(13, res.rdf);
   return w.finish();
