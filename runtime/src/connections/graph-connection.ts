@@ -5,10 +5,17 @@
  * call credentials. Under a deployed egress policy the target's host is resolved and checked first, and
  * the channel is pinned to the checked address (TLS still verifies the hostname).
  */
-import { type ChannelCredentials, type ChannelOptions, credentials, Metadata } from "@grpc/grpc-js";
+import {
+  type ChannelCredentials,
+  type ChannelOptions,
+  type Client,
+  credentials,
+  Metadata,
+} from "@grpc/grpc-js";
 import { type DgraphConnectionString, isLoopbackHost, parseGrpcTarget } from "@trellis/graphdb";
 import * as dgraph from "dgraph-js";
 import type { EgressPolicy } from "../egress/egress-policy.ts";
+import { decodeGraphAnswer, type GraphAnswer } from "./graph-answer.ts";
 
 export interface GraphClientOptions {
   /** Deadline of each call. */
@@ -160,8 +167,7 @@ export class GraphClient {
     const varsMap = req.getVarsMap();
     for (const [k, v] of Object.entries(stringVars(vars))) varsMap.set(k, v);
     req.setReadOnly(true);
-    const res = await this.send(req, deadline);
-    const json = res.getJson_asU8();
+    const { json } = await this.send(req, deadline);
     return json.byteLength === 0
       ? "{}"
       : Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString("utf8");
@@ -188,30 +194,27 @@ export class GraphClient {
       }),
     );
     req.setCommitNow(true);
-    const res = await this.send(req, deadline);
-    const uids: Record<string, string> = {};
-    res.getUidsMap().forEach((uid: string, label: string) => {
-      uids[label] = uid;
-    });
-    return { json: request.query !== undefined ? parseJson(res.getJson_asU8()) : null, uids };
+    const { json, uids } = await this.send(req, deadline);
+    return { json: request.query !== undefined ? parseJson(json) : null, uids };
   }
 
   /**
    * One request in a transaction of its own (start ts 0: a read-only query, or mutations committed at
-   * once), sent on the stub as dgraph-js's `Txn` sends it, logging in again once when the access token
-   * expired, and answering an aborted or conflicting commit with dgraph-js's `ERR_ABORTED`. Not through
-   * `Txn` itself: it turns every request and answer into JSON text for a debug log that is off (megabytes
-   * of base64 on the platform's thread for one large answer) and copies each answer once more.
+   * once), sent on the stub's channel as dgraph-js sends it (with its access token), logging in again once
+   * when the token expired, and answering an aborted or conflicting commit with dgraph-js's `ERR_ABORTED`.
+   * Not through dgraph-js's `Txn`: it turns every request and answer into JSON text for a debug log that
+   * is off (megabytes of base64 on the platform's thread for one large answer); and the answer is read
+   * straight from the wire (`decodeGraphAnswer`), not by google-protobuf.
    */
-  private async send(req: dgraph.Request, deadline?: number): Promise<dgraph.Response> {
+  private async send(req: dgraph.Request, deadline?: number): Promise<GraphAnswer> {
     await this.ready();
     const stub = this.stub!;
     try {
-      return await stub.query(req, this.metadata(), this.callOptions(deadline));
+      return await this.unary(stub, req, deadline);
     } catch (e) {
       if (dgraph.isJwtExpired(e)) {
         await stub.retryLogin(this.metadata(), this.callOptions(deadline));
-        return await stub.query(req, this.metadata(), this.callOptions(deadline));
+        return await this.unary(stub, req, deadline);
       }
       const code = (e as { code?: unknown }).code;
       if (code === dgraph.grpc.status.ABORTED || code === dgraph.grpc.status.FAILED_PRECONDITION) {
@@ -219,6 +222,24 @@ export class GraphClient {
       }
       throw e;
     }
+  }
+
+  /** `api.Dgraph/Query` on the stub's own gRPC client, the answer decoded by `decodeGraphAnswer`. */
+  private unary(stub: dgraph.DgraphClientStub, req: dgraph.Request, deadline?: number): Promise<GraphAnswer> {
+    // dgraph-js keeps these out of its type declarations: its generated gRPC client, and the method that
+    // adds the access token of its login to a call's metadata.
+    const inner = stub as unknown as { stub: Client; ensureMetadata(md: Metadata): Metadata };
+    return new Promise((resolve, reject) => {
+      inner.stub.makeUnaryRequest(
+        "/api.Dgraph/Query",
+        (r: dgraph.Request) => Buffer.from(r.serializeBinary()),
+        (bytes: Buffer) => decodeGraphAnswer(bytes),
+        req,
+        inner.ensureMetadata(this.metadata()),
+        this.callOptions(deadline),
+        (error, answer) => (error || answer === undefined ? reject(error) : resolve(answer)),
+      );
+    });
   }
 
   /** Applies DQL schema text. */

@@ -12,10 +12,11 @@ const ACL_SECRET = new TextEncoder().encode("a-test-secret-of-at-least-32-bytes!
 /** The embedded graph database behind a gRPC server on a free loopback port. */
 async function startGraph(
   acl: boolean,
+  aclAccessTtlMs?: number,
 ): Promise<{ db: GraphDBHandle; server: GrpcServer; address: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), "trellis-graphconn-"));
   const db = createGraphDB({ dir, acl });
-  const server = createGrpcServer(db.engine, acl ? { acl: true, aclSecret: ACL_SECRET } : {});
+  const server = createGrpcServer(db.engine, acl ? { acl: true, aclSecret: ACL_SECRET, aclAccessTtlMs } : {});
   const { port } = await server.listen(0, "127.0.0.1");
   return { db, server, address: `127.0.0.1:${port}`, dir };
 }
@@ -123,6 +124,37 @@ describe("graph connections", () => {
     );
     const data = JSON.parse(await dispatcher.graphQuery(ctx, "acl", "{ t(func: has(title)) { title } }", ""));
     expect(data).toEqual({ t: [{ title: "secured" }] });
+  });
+
+  it("logs in again with the refresh token once the access token has expired", async () => {
+    const shortLived = await startGraph(true, 1000);
+    const d = createHostDispatcher({
+      manifest: parseManifest(
+        JSON.stringify({
+          connections: {
+            g: { type: "dgraph", connString: `dgraph://groot:{{PASSWORD}}@${shortLived.address}` },
+          },
+        }),
+      ),
+      env: { TRELLIS_G_PASSWORD: "password" },
+      egress: { allow: [shortLived.address] },
+    });
+    try {
+      await d.graphAlter(ctx, "g", "t: string .");
+      await d.graphMutate(ctx, "g", JSON.stringify({ mutations: [{ setJson: { uid: "_:a", t: "one" } }] }));
+      await new Promise((resume) => setTimeout(resume, 2100));
+      const written = JSON.parse(
+        await d.graphMutate(ctx, "g", JSON.stringify({ mutations: [{ setJson: { uid: "_:b", t: "two" } }] })),
+      );
+      expect(Object.keys(written.uids)).toEqual(["b"]);
+      await new Promise((resume) => setTimeout(resume, 2100));
+      expect(JSON.parse(await d.graphQuery(ctx, "g", "{ q(func: has(t), orderasc: t) { t } }", ""))).toEqual({
+        q: [{ t: "one" }, { t: "two" }],
+      });
+    } finally {
+      await d.close();
+      await stopGraph(shortLived);
+    }
   });
 
   it("reports DQL errors and bad requests with the connection named", async () => {
