@@ -63,6 +63,9 @@ describe("the deployed egress policy", () => {
     ["64:ff9b::10.0.0.1", "a NAT64 form of 10.0.0.1, a private address"],
     ["2002:7f00:1::", "a 6to4 form of 127.0.0.1, a loopback address"],
     ["2002:a9fe:a9fe::1", "a 6to4 form of 169.254.169.254, the cloud metadata service's address"],
+    // Teredo: the client's IPv4 address, bit-inverted, in the last 32 bits (server 65.54.227.120 here).
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", "a Teredo form of 127.0.0.1, a loopback address"],
+    ["2001:0:4136:e378:8000:63bf:f5ff:fffe", "a Teredo form of 10.0.0.1, a private address"],
   ])("refuses %s as %s", (address, why) => {
     const refused = deployed.refusal(address, 80);
     expect(refused).toBeInstanceOf(EgressRefusedError);
@@ -81,6 +84,7 @@ describe("the deployed egress policy", () => {
     "::ffff:8.8.8.8",
     "64:ff9b::808:808",
     "2002:808:808::1",
+    "2001:0:4136:e378:8000:63bf:f7f7:f7f7",
   ])("lets the public address %s through", (address) => {
     expect(deployed.refusal(address, 443)).toBeUndefined();
   });
