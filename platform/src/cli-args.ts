@@ -33,6 +33,10 @@ Options:
   --graphdb-max-index-values <n>
                             values one alter may read to build indexes (env TRELLIS_GRAPHDB_MAX_INDEX_VALUES;
                             default 2000000)
+  --graphdb-max-remote-answer <bytes>
+                            largest answer read from a server an app's GraphQL schema calls (@custom(http:))
+                            or from its JWKS endpoint; reading stops there and the field fails (env
+                            TRELLIS_GRAPHDB_MAX_REMOTE_ANSWER; default 33554432, 32 MiB)
   --console-dir <dir>       the console's built files (default: the package's console-dist/; in a
                             checkout of the repository console/dist, built on first start)
   --metrics-port <port>     also serve /metrics without a token on this port (env TRELLIS_METRICS_PORT;
@@ -93,6 +97,7 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       "graphdb-max-mutation-nquads": { type: "string" },
       "graphdb-op-timeout": { type: "string" },
       "graphdb-max-index-values": { type: "string" },
+      "graphdb-max-remote-answer": { type: "string" },
       "console-dir": { type: "string" },
       "metrics-port": { type: "string" },
       "metrics-host": { type: "string" },
@@ -164,6 +169,10 @@ export function parsePlatformArgs(argv: string[], env: NodeJS.ProcessEnv = proce
         indexValues: positive(
           values["graphdb-max-index-values"] ?? env.TRELLIS_GRAPHDB_MAX_INDEX_VALUES,
           "--graphdb-max-index-values",
+        ),
+        remoteAnswerBytes: positive(
+          values["graphdb-max-remote-answer"] ?? env.TRELLIS_GRAPHDB_MAX_REMOTE_ANSWER,
+          "--graphdb-max-remote-answer",
         ),
       }),
     },

@@ -11,6 +11,19 @@ describe("memory bound flags", () => {
     expect(parsed.memoryLimits).toEqual({ requestBytes: 1048576, appBytes: 4194304, totalBytes: 67108864 });
   });
 
+  it("reads --graphdb-max-remote-answer (or TRELLIS_GRAPHDB_MAX_REMOTE_ANSWER) in bytes", () => {
+    expect(parsePlatformArgs([], {}).graphdb?.limits).toEqual({});
+    expect(parsePlatformArgs(["--graphdb-max-remote-answer", "1048576"], {}).graphdb?.limits).toEqual({
+      remoteAnswerBytes: 1048576,
+    });
+    expect(parsePlatformArgs([], { TRELLIS_GRAPHDB_MAX_REMOTE_ANSWER: "65536" }).graphdb?.limits).toEqual({
+      remoteAnswerBytes: 65536,
+    });
+    expect(() => parsePlatformArgs(["--graphdb-max-remote-answer", "32MiB"], {})).toThrow(
+      /--graphdb-max-remote-answer/,
+    );
+  });
+
   it("refuses what is no byte count greater than 0", () => {
     expect(() => parsePlatformArgs(["--max-app-memory", "64MB"], {})).toThrow(
       "--max-app-memory: not a number: 64MB",

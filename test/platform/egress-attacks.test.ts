@@ -317,5 +317,16 @@ type Query { leak: String @custom(http: { url: "http://127.0.0.1:${v4.port}/cust
       expect(r.body.data).toEqual({ sayHello: "Hello, u!" });
       expect(jwksFetches).toBeGreaterThan(0);
     });
+
+    it("stops reading an allowed @custom(http:) answer at the operator's --graphdb-max-remote-answer", async () => {
+      await platform.close();
+      // "secret /custom" is 16 bytes of JSON: past a 10-byte bound.
+      platform = await startPlatform({
+        ...options,
+        egress: { allow: [`127.0.0.1:${v4.port}`] },
+        graphdb: { ...options.graphdb, limits: { remoteAnswerBytes: 10 } },
+      });
+      expect(JSON.stringify(await customField())).toContain("is larger than the limit of 10 bytes");
+    }, 120_000);
   });
 });

@@ -18,6 +18,7 @@ import {
   type GraphDB,
   type GraphDBOptions,
   GraphQLService,
+  type GraphQLServiceOptions,
   type LambdaCaller,
   LoginThrottle,
 } from "@trellis/graphdb";
@@ -38,8 +39,9 @@ export interface GraphWorkerData {
   dir: string;
   /** Bytes of posting lists the engine caches (a share of the worker's heap bound). */
   cacheBytes: number;
-  /** The tenants' bounds (tenant-bounds.ts). */
+  /** The tenants' bounds (tenant-bounds.ts): the engine's, and its GraphQL services'. */
   bounds: Pick<GraphDBOptions, "protectReservedPredicates" | "mutationLimits" | "alterLimits" | "admission">;
+  graphql: Pick<GraphQLServiceOptions, "maxRemoteAnswerBytes">;
   /** The galaxy groot's password (the operator's login). */
   grootPassword: string;
   logLevel: string;
@@ -116,7 +118,12 @@ async function start(): Promise<() => Promise<void>> {
     // A tenant's schema reaches other servers only under the egress policy, on both paths.
     const fetch = createGuardedFetch(data.egress);
     closers.push(() => fetch.close());
-    const graphql = new GraphQLService(db.engine, { timeoutMs: data.consoleGraphQLTimeoutMs, lambda, fetch });
+    const graphql = new GraphQLService(db.engine, {
+      ...data.graphql,
+      timeoutMs: data.consoleGraphQLTimeoutMs,
+      lambda,
+      fetch,
+    });
     const ops = operations(db.engine, graphql);
     port.on("message", (message: ToGraphWorker) => void handle(ops, message, close));
     let httpPort = 0;
@@ -130,7 +137,7 @@ async function start(): Promise<() => Promise<void>> {
         aclSecret,
         logger,
         loginThrottle,
-        graphql: { lambda, fetch },
+        graphql: { ...data.graphql, lambda, fetch },
       });
       httpPort = (await http.listen(data.serve.httpPort, host)).port;
       closers.push(() => http.close());

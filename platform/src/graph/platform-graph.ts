@@ -29,7 +29,12 @@ import {
 } from "./graph-wire.ts";
 import type { GraphWorkerData } from "./graph-worker.ts";
 import { graphWorkerUrl } from "./graph-worker-url.ts";
-import { DEFAULT_GRAPH_TENANT_LIMITS, type GraphTenantLimits, tenantEngineOptions } from "./tenant-bounds.ts";
+import {
+  DEFAULT_GRAPH_TENANT_LIMITS,
+  type GraphTenantLimits,
+  tenantEngineOptions,
+  tenantGraphQLOptions,
+} from "./tenant-bounds.ts";
 
 export interface PlatformGraphOptions {
   dataDir: string;
@@ -81,11 +86,13 @@ export async function openPlatformGraph(options: PlatformGraphOptions): Promise<
   const { dataDir, logger } = options;
   const grootPasswordFile = join(dataDir, GROOT_PASSWORD_FILE);
   const memoryMb = options.memoryMb ?? DEFAULT_GRAPH_MEMORY_MB;
+  const limits = { ...DEFAULT_GRAPH_TENANT_LIMITS, ...options.limits };
   const data: GraphWorkerData = {
     dir: join(dataDir, "graphdb"),
     // The engine's default 256 MiB, or a quarter of a smaller heap bound.
     cacheBytes: Math.min(256, Math.floor(memoryMb / 4)) * 2 ** 20,
-    bounds: tenantEngineOptions({ ...DEFAULT_GRAPH_TENANT_LIMITS, ...options.limits }),
+    bounds: tenantEngineOptions(limits),
+    graphql: tenantGraphQLOptions(limits),
     grootPassword: await loadGrootPassword(grootPasswordFile, logger),
     logLevel: logger.level,
     consoleGraphQLTimeoutMs: CONSOLE_GRAPHQL_TIMEOUT_MS,

@@ -14,7 +14,14 @@
  * - at most 4 operations of one namespace run at once, the others wait their turn (1,000 at most, 30 s at
  *   most), so a namespace flooding the database gets its share of the worker, not all of it.
  */
-import type { AdmissionLimits, AlterLimits, GraphDBOptions, MutationLimits } from "@trellis/graphdb";
+import {
+  type AdmissionLimits,
+  type AlterLimits,
+  DEFAULT_MAX_REMOTE_ANSWER_BYTES,
+  type GraphDBOptions,
+  type GraphQLServiceOptions,
+  type MutationLimits,
+} from "@trellis/graphdb";
 
 export interface GraphTenantLimits {
   /** N-Quads one mutation request may carry (default 100,000). */
@@ -23,12 +30,18 @@ export interface GraphTenantLimits {
   operationTimeoutMs: number;
   /** Values one alter may read to build indexes (default 2,000,000). */
   indexValues: number;
+  /**
+   * Largest answer read from a server a tenant's GraphQL schema calls (`@custom(http:)`) or from a JWKS
+   * endpoint of its `@auth`, in bytes (default 32 MiB): reading stops there, the field fails.
+   */
+  remoteAnswerBytes: number;
 }
 
 export const DEFAULT_GRAPH_TENANT_LIMITS: Readonly<GraphTenantLimits> = {
   mutationNquads: 100_000,
   operationTimeoutMs: 120_000,
   indexValues: 2_000_000,
+  remoteAnswerBytes: DEFAULT_MAX_REMOTE_ANSWER_BYTES,
 };
 
 const MUTATION_BYTES = 16 * 2 ** 20;
@@ -54,4 +67,11 @@ export function tenantEngineOptions(
     alterLimits: { ...SCHEMA, timeoutMs: limits.operationTimeoutMs, indexValues: limits.indexValues },
     admission: ADMISSION,
   };
+}
+
+/** The GraphQL service options of a platform's graph database under `limits`. */
+export function tenantGraphQLOptions(
+  limits: GraphTenantLimits,
+): Pick<GraphQLServiceOptions, "maxRemoteAnswerBytes"> {
+  return { maxRemoteAnswerBytes: limits.remoteAnswerBytes };
 }
