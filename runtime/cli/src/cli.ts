@@ -1,14 +1,22 @@
 /**
  * `trellis`: the app developer's CLI — `new`, `build`, `dev`, `deploy`.
  * Returns the process exit code: 0 ok, 1 the command failed, 2 a usage mistake.
+ *
+ * Each command loads what it needs (the runtime, its compilers, the graph database) when it runs, not
+ * before: `trellis --help` and `trellis --version` load only this file and commander.
  */
-import { createApp, parseLanguage } from "@trellis/runtime";
+import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import pc from "picocolors";
-import { runBuild } from "./build-command.ts";
-import { runDeploy } from "./deploy-command.ts";
-import { runDev } from "./dev-command.ts";
 import { createTerminal } from "./terminal.ts";
+
+/** This package's version (package.json sits one folder up from src/ and from dist/). */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
 
 function port(value: string): number {
   const n = Number(value);
@@ -26,6 +34,7 @@ export function createProgram(): Command {
   const term = createTerminal();
   const program = new Command("trellis")
     .description("Build, run and deploy Trellis apps: WebAssembly functions served as GraphQL")
+    .version(packageVersion(), "-v, --version", "print the version of trellis")
     .exitOverride()
     .showHelpAfterError();
 
@@ -36,6 +45,7 @@ export function createProgram(): Command {
     .addOption(new Option("-l, --lang <language>", "typescript or go").default("typescript"))
     .option("-d, --dir <dir>", "directory to create (default ./<name>)")
     .action(async (name: string, opts: { lang: string; dir?: string }) => {
+      const { createApp, parseLanguage } = await import("@trellis/runtime");
       const dir = await createApp({ name, language: parseLanguage(opts.lang), dir: opts.dir });
       term.success(`Created ${pc.bold(name)} in ${dir}`);
       term.info(`\nNext:\n  cd ${dir}\n  trellis dev        # http://localhost:8686/explorer`);
@@ -46,6 +56,7 @@ export function createProgram(): Command {
     .description("build the app in [path] into <path>/build")
     .argument("[path]", "app directory", ".")
     .action(async (path: string) => {
+      const { runBuild } = await import("./build-command.ts");
       await runBuild(path, term);
     });
 
@@ -69,6 +80,7 @@ export function createProgram(): Command {
     )
     .option("--graphdb-data <dir>", "embedded graph database data directory", "./data/graphdb")
     .action(async (path: string, opts) => {
+      const { runDev } = await import("./dev-command.ts");
       await runDev(path, opts, term);
     });
 
@@ -92,6 +104,7 @@ export function createProgram(): Command {
       ).env("TRELLIS_DEPLOY_BRANCH"),
     )
     .action(async (path: string, opts: { url: string; app: string; token: string; branch?: string }) => {
+      const { runDeploy } = await import("./deploy-command.ts");
       await runDeploy(path, opts, term);
     });
 
