@@ -102,7 +102,14 @@ export async function startDev(
       if (rebuild) await build();
       const env = loadEnvFiles(appDir, "dev");
       const next = await term.step("Loading", () =>
-        loadApp(buildDir, { env, onExecution: logExecution, egress: PERMISSIVE_EGRESS }),
+        loadApp(buildDir, {
+          env,
+          onExecution: logExecution,
+          egress: PERMISSIVE_EGRESS,
+          // As on the platform: the app's graphdb connections to a loopback address reach the database
+          // this session started, on whichever port it was given.
+          loopbackGraphdb: graphdb && `127.0.0.1:${graphdb.grpcPort}`,
+        }),
       );
       const previous = app;
       app = next;
