@@ -7,6 +7,7 @@
  * database or model server is fine), and the terminal says so once.
  */
 import { existsSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
 import { join, relative, resolve, sep } from "node:path";
 import {
   type LambdaCaller,
@@ -68,6 +69,12 @@ export async function startDev(
 ): Promise<DevSession> {
   const appDir = resolve(appDirInput);
   const buildDir = join(appDir, "build");
+  // A busy port is said at once, with the flag that moves it, not after a build.
+  await assertPortFree(options.host, options.port, "--port");
+  if (options.graphdb) {
+    await assertPortFree("127.0.0.1", options.graphdbPort, "--graphdb-port");
+    await assertPortFree("127.0.0.1", options.graphdbGrpcPort, "--graphdb-grpc-port");
+  }
   let status: BuildStatus = { ok: true, at: new Date().toISOString() };
   let app: LoadedApp | undefined;
   let jwt: JwtVerifier | undefined;
@@ -252,4 +259,28 @@ export async function runDev(appDir: string, options: DevOptions, term: Terminal
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+}
+
+/**
+ * Fails with one line naming `flag` when `port` (0: any, never busy) cannot be listened on at `host`.
+ * Another program may still take it before the session does; the listen itself then fails.
+ */
+async function assertPortFree(host: string, port: number, flag: string): Promise<void> {
+  if (port === 0) return;
+  const server = createNetServer();
+  const error = await new Promise<NodeJS.ErrnoException | undefined>((done) => {
+    server.once("error", (e: NodeJS.ErrnoException) => done(e));
+    server.listen({ port, host, exclusive: true }, () => done(undefined));
+  });
+  if (error === undefined) {
+    await new Promise((closed) => server.close(closed));
+    return;
+  }
+  if (error.code === "EADDRINUSE") {
+    throw new Error(`port ${port} is in use: stop what listens there, or choose another with ${flag} <port>`);
+  }
+  if (error.code === "EACCES") {
+    throw new Error(`port ${port} needs privileges to listen on: choose another with ${flag} <port>`);
+  }
+  throw new Error(`cannot listen on ${host}:${port} (${error.message}): choose another with ${flag} <port>`);
 }
