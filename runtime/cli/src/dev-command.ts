@@ -113,6 +113,9 @@ export async function startDev(
           env,
           onExecution: logExecution,
           egress: PERMISSIVE_EGRESS,
+          // As on the platform: an app whose connections lack variables loads; only calls through those
+          // connections fail (saying which variable to set in .env.dev.local).
+          missingSecrets: "defer",
           // As on the platform: the app's graphdb connections to a loopback address reach the database
           // this session started, on whichever port it was given.
           loopbackGraphdb: graphdb && `127.0.0.1:${graphdb.grpcPort}`,
@@ -124,6 +127,12 @@ export async function startDev(
       if (jwt.problem && next.endpoints.some((e) => e.auth === "jwt")) term.warn(jwt.problem);
       status = { ok: true, at: new Date().toISOString() };
       for (const notice of next.manifest.notices) term.warn(notice);
+      for (const v of next.missingSecrets) {
+        term.warn(
+          `${v.variable} is not set: calls through connection "${v.connection}" fail until it is ` +
+            `(add ${v.variable}="…" to .env.dev.local)`,
+        );
+      }
       await previous?.close();
     } catch (e) {
       status = { ok: false, message: (e as Error).message, at: new Date().toISOString() };

@@ -35,6 +35,7 @@ import {
   RequestMemory,
   totalMemoryPool,
 } from "../memory/memory-budget.ts";
+import type { RequiredVariable } from "../secrets/required-variables.ts";
 import type { FunctionInvoker } from "../wasm/function-invoker.ts";
 import { createWorkerPool } from "../wasm/worker-pool.ts";
 import { readAppWorld } from "../wit/wit-parser.ts";
@@ -99,6 +100,11 @@ export interface LoadedApp {
    */
   fetch(request: Request, auth?: RequestAuth): Promise<Response>;
   testConnections: HostDispatcher["testConnections"];
+  /**
+   * Variables of the app's connections that were not set when it loaded (with `missingSecrets: "defer"`):
+   * calls through those connections fail, saying which variable to set and where.
+   */
+  missingSecrets: RequiredVariable[];
   /**
    * Serves the graph database's `@lambda` fields with the functions trellis.json's `lambdas` maps them to
    * (give it to a `GraphQLService` as `lambda`); see app-lambda-caller.ts for how parameters are filled.
@@ -255,6 +261,7 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
     })),
     fetch: (request, auth) => graphql.fetch(request, auth),
     testConnections: () => host.testConnections(),
+    missingSecrets: host.missingSecrets,
     lambda,
     unload: () => invoker.unload(),
     async close() {

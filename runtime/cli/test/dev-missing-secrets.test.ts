@@ -1,0 +1,92 @@
+/**
+ * `trellis dev` with a connection whose secret is not set loads the app, as the platform does: functions
+ * that do not use the connection answer; a call through it fails, saying which variable to set and where.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevSession, startDev } from "../src/dev-command.ts";
+import type { Terminal } from "../src/terminal.ts";
+
+const lines: string[] = [];
+const term: Terminal = {
+  step: async (_label, work) => work(),
+  info: (l) => lines.push(l),
+  success: (l) => lines.push(l),
+  warn: (l) => lines.push(`WARN ${l}`),
+  error: (l) => lines.push(`ERROR ${l}`),
+};
+
+describe("trellis dev with a secret not set", () => {
+  let dir: string;
+  let session: DevSession;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "trellis-dev-secrets-"));
+    await mkdir(join(dir, "src"));
+    await writeFile(join(dir, "package.json"), '{ "name": "secrets-app", "private": true }');
+    await writeFile(
+      join(dir, "trellis.json"),
+      JSON.stringify({
+        connections: {
+          api: {
+            type: "http",
+            baseUrl: "http://127.0.0.1:9/",
+            headers: { Authorization: "Bearer {{TOKEN}}" },
+          },
+        },
+      }),
+    );
+    await writeFile(
+      join(dir, "src/index.ts"),
+      `import { http } from "@trellis/sdk";
+export function sayHello(name: string): string { return "Hello, " + name + "!"; }
+export function callApi(): string { return http.fetch("http://127.0.0.1:9/x").text(); }
+`,
+    );
+    session = await startDev(
+      dir,
+      {
+        port: 0,
+        host: "127.0.0.1",
+        watch: false,
+        delay: 100,
+        build: true,
+        graphdb: false,
+        graphdbPort: 0,
+        graphdbGrpcPort: 0,
+        graphdbData: "data",
+      },
+      term,
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    await session?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const gql = async (query: string) => {
+    const res = await fetch(`${session.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
+    return (await res.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
+  };
+
+  it("loads the app and says once which variable is missing", async () => {
+    expect((await gql('{ sayHello(name: "dev") }')).data).toEqual({ sayHello: "Hello, dev!" });
+    expect(lines.filter((l) => l.startsWith("WARN TRELLIS_API_TOKEN is not set"))).toEqual([
+      'WARN TRELLIS_API_TOKEN is not set: calls through connection "api" fail until it is (add TRELLIS_API_TOKEN="…" to .env.dev.local)',
+    ]);
+    expect(lines.some((l) => l.startsWith("ERROR"))).toBe(false);
+  });
+
+  it("fails only the call through that connection, naming the variable and .env.dev.local", async () => {
+    const answer = await gql("{ callApi }");
+    expect(answer.errors?.[0]?.message).toMatch(/missing environment variable TRELLIS_API_TOKEN/);
+    expect(answer.errors?.[0]?.message).toMatch(/\.env\.dev\.local/);
+  });
+});
