@@ -128,6 +128,8 @@ describe("static sites", () => {
     apiKey = (await t.api("POST", "/api/apps/shop/keys", { name: "test" })).body.secret;
     const first = await deploy(await archive({ version: "v1" }));
     expect(first.status).toBe(201);
+    // The answer says where the pages are, as it does for a preview.
+    expect(first.body.siteUrl).toBe(`http://shop.localhost:${port}`);
     v1Id = first.body.deployment.id;
   });
   afterAll(() => t?.close());
@@ -295,6 +297,7 @@ describe("static sites", () => {
     });
     const host = "shop--feature-login-form.localhost";
     expect(res.body.deployment.previewUrl).toBe(`http://${host}:${port}`);
+    expect(res.body.siteUrl).toBe(`http://${host}:${port}`);
     expect(await title(host)).toBe("preview-1");
     expect((await gql("{ version }", host, apiKey)).body.data.version).toBe("preview-1");
     expect((await gql("{ version }", host)).status).toBe(401);

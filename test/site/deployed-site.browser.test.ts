@@ -249,13 +249,14 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     const deployments = (await api("GET", `/api/apps/${APP}/deployments`)).body.deployments as Json[];
     const v1 = deployments.find((d) => d.status === "active");
     // This time through the deploy client, as the GitHub Action deploys.
-    const { deployment } = await deployBuild({
+    const { deployment, siteUrl: pages } = await deployBuild({
       url: platform.url,
       app: APP,
       token: deployToken,
       buildDir: join(v2Dir, "build"),
     });
     expect(deployment.status).toBe("active");
+    expect(pages).toBe(siteUrl);
     const { context, page } = await freshPage();
     await page.goto(`${siteUrl}/`);
     await shows(page, V2);

@@ -41,7 +41,9 @@ export function deploymentRoutes(api: FastifyInstance, ctx: PlatformContext, bod
       const endpoint = deployment.preview
         ? `${ctx.siteUrl(app, deployment.preview)}/graphql`
         : ctx.appUrl(app);
-      return reply.code(201).send({ deployment: shown(app, deployment), endpoint });
+      // And where its pages are, when it has a front end (a preview's pages are at its preview URL).
+      const siteUrl = deployment.site ? ctx.siteUrl(app, deployment.preview ?? undefined) : null;
+      return reply.code(201).send({ deployment: shown(app, deployment), endpoint, siteUrl });
     },
   );
 

@@ -22,5 +22,6 @@ export async function runDeploy(
   );
   term.success(`Deployed ${pc.bold(options.app)} (deployment ${result.deployment.id})`);
   if (result.deployment.previewUrl) term.info(`Preview: ${pc.cyan(result.deployment.previewUrl)}`);
+  else if (result.siteUrl) term.info(`Site: ${pc.cyan(result.siteUrl)}`);
   term.info(`Endpoint: ${pc.cyan(result.endpoint)}`);
 }

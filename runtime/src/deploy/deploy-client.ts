@@ -37,6 +37,8 @@ export interface DeployBuildResult {
   deployment: DeploymentRecord;
   /** The app's GraphQL endpoint. */
   endpoint: string;
+  /** Where the deployment's pages are served, when the build has a front end (`web`); else undefined. */
+  siteUrl?: string;
 }
 
 /** A deploy that failed; `message` is meant for the user as is. */
@@ -96,6 +98,7 @@ export async function deployBuild(options: DeployBuildOptions): Promise<DeployBu
   let body: {
     deployment?: DeploymentRecord;
     endpoint?: string;
+    siteUrl?: string | null;
     error?: { code?: string; message?: string };
   } = {};
   try {
@@ -124,7 +127,11 @@ export async function deployBuild(options: DeployBuildOptions): Promise<DeployBu
       ? `deployment ${body.deployment.id} is the preview of ${options.branch}: ${body.deployment.previewUrl}`
       : `deployment ${body.deployment.id} is live`,
   );
-  return { deployment: body.deployment, endpoint: body.endpoint ?? `${base}/apps/${options.app}/graphql` };
+  return {
+    deployment: body.deployment,
+    endpoint: body.endpoint ?? `${base}/apps/${options.app}/graphql`,
+    ...(body.siteUrl ? { siteUrl: body.siteUrl } : {}),
+  };
 }
 
 export interface RemovePreviewOptions {

@@ -22693,7 +22693,11 @@ async function deployBuild(options) {
   progress(
     body.deployment.previewUrl ? `deployment ${body.deployment.id} is the preview of ${options.branch}: ${body.deployment.previewUrl}` : `deployment ${body.deployment.id} is live`
   );
-  return { deployment: body.deployment, endpoint: body.endpoint ?? `${base}/apps/${options.app}/graphql` };
+  return {
+    deployment: body.deployment,
+    endpoint: body.endpoint ?? `${base}/apps/${options.app}/graphql`,
+    ...body.siteUrl ? { siteUrl: body.siteUrl } : {}
+  };
 }
 async function removePreview(options) {
   const progress = options.onProgress ?? (() => {
@@ -22758,7 +22762,7 @@ async function run() {
     }
     const buildDir = getInput("build-dir") || "./build";
     const branch = getInput("branch") || process.env.GITHUB_HEAD_REF || process.env.GITHUB_REF_NAME || void 0;
-    const { deployment, endpoint } = await deployBuild({
+    const { deployment, endpoint, siteUrl } = await deployBuild({
       url,
       app,
       token,
@@ -22770,7 +22774,9 @@ async function run() {
     setOutput("endpoint", endpoint);
     setOutput("deployment-id", deployment.id);
     setOutput("preview-url", deployment.previewUrl ?? "");
+    setOutput("site-url", siteUrl ?? "");
     info(`Deployed ${app} (${deployment.id}, functions: ${deployment.functions.join(", ") || "none"})`);
+    if (siteUrl) info(`Site: ${siteUrl}`);
     info(`Endpoint: ${endpoint}`);
   } catch (e) {
     setFailed(e.message);

@@ -28,7 +28,7 @@ export async function run(): Promise<void> {
     // A pull request's head branch, else the pushed branch: main deploys to production, others to previews.
     const branch =
       core.getInput("branch") || process.env.GITHUB_HEAD_REF || process.env.GITHUB_REF_NAME || undefined;
-    const { deployment, endpoint } = await deployBuild({
+    const { deployment, endpoint, siteUrl } = await deployBuild({
       url,
       app,
       token,
@@ -40,7 +40,9 @@ export async function run(): Promise<void> {
     core.setOutput("endpoint", endpoint);
     core.setOutput("deployment-id", deployment.id);
     core.setOutput("preview-url", deployment.previewUrl ?? "");
+    core.setOutput("site-url", siteUrl ?? "");
     core.info(`Deployed ${app} (${deployment.id}, functions: ${deployment.functions.join(", ") || "none"})`);
+    if (siteUrl) core.info(`Site: ${siteUrl}`);
     core.info(`Endpoint: ${endpoint}`);
   } catch (e) {
     core.setFailed((e as Error).message);
