@@ -110,6 +110,25 @@ describe("goSignaturesToModel", () => {
     expect(model.records.map((r) => r.goName)).toEqual(["Address", "Person"]);
   });
 
+  it("reports a struct's problem once, however many functions use it", () => {
+    const thing = {
+      name: "Thing",
+      pos: "main.go:10:6",
+      kind: "struct" as const,
+      fields: [
+        { name: "Base", type: parseType("Base"), pos: "main.go:11:2", exported: true, embedded: true },
+        { name: "note", type: parseType("string"), pos: "main.go:12:2", exported: false },
+      ],
+    };
+    const { problems } = goSignaturesToModel(
+      sigsOf(
+        [fn("GetThing", [], ["Thing"]), fn("PutThing", [["t", "Thing"]], []), fn("Things", [], ["[]Thing"])],
+        [thing],
+      ),
+    );
+    expect(problems).toEqual(["main.go:11:2: embedded field Base in struct Thing is not supported"]);
+  });
+
   it("reports every unsupported type with file:line:col and where it is used", () => {
     const { problems } = goSignaturesToModel(
       sigsOf(

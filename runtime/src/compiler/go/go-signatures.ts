@@ -325,8 +325,9 @@ export function goSignaturesToModel(sigs: GoSignatures): GoModelResult {
   }
   return {
     model: { world, exports, records: [...records.values()], hasMain: sigs.hasMain },
-    problems,
-    warnings,
+    // A struct that cannot be used is reported once, not once per function that uses it.
+    problems: [...new Set(problems)],
+    warnings: [...new Set(warnings)],
   };
 }
 
