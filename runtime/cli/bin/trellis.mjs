@@ -1,4 +1,8 @@
 #!/usr/bin/env node
+// Through the repository's `npm run trellis -- …`, npm runs this from the repository's root: paths are
+// the user's, relative to where they typed the command (INIT_CWD), as with the bin itself.
+if (process.env.npm_lifecycle_event === "trellis" && process.env.INIT_CWD)
+  process.chdir(process.env.INIT_CWD);
 // Runs the compiled package (dist/); in a checkout of the repository, `npm run build` writes it.
 const entry = new URL("../dist/cli.js", import.meta.url);
 const cli = await import(entry.href).catch((error) => {

@@ -6,6 +6,7 @@
  * before: `trellis --help` and `trellis --version` load only this file and commander.
  */
 import { readFileSync } from "node:fs";
+import { basename, relative, resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import pc from "picocolors";
 import { createTerminal } from "./terminal.ts";
@@ -41,14 +42,24 @@ export function createProgram(): Command {
   program
     .command("new")
     .description("create an app from the starter template")
-    .argument("<name>", "app name (lowercase letters, digits, hyphens)")
+    .argument(
+      "<name>",
+      "app name (lowercase letters, digits, hyphens), or a path (../apps/my-app): the app is named after its last part",
+    )
     .addOption(new Option("-l, --lang <language>", "typescript or go").default("typescript"))
     .option("-d, --dir <dir>", "directory to create (default ./<name>)")
-    .action(async (name: string, opts: { lang: string; dir?: string }) => {
+    .action(async (nameOrPath: string, opts: { lang: string; dir?: string }) => {
       const { createApp, parseLanguage } = await import("@trellis/runtime");
-      const dir = await createApp({ name, language: parseLanguage(opts.lang), dir: opts.dir });
+      const isPath = /[\\/]/.test(nameOrPath);
+      const name = isPath ? basename(resolve(nameOrPath)) : nameOrPath;
+      const dir = await createApp({
+        name,
+        language: parseLanguage(opts.lang),
+        dir: opts.dir ?? (isPath ? nameOrPath : undefined),
+      });
+      const shown = relative(process.cwd(), dir) || ".";
       term.success(`Created ${pc.bold(name)} in ${dir}`);
-      term.info(`\nNext:\n  cd ${dir}\n  trellis dev        # http://localhost:8686/explorer`);
+      term.info(`\nNext:\n  cd ${shown}\n  trellis dev        # http://localhost:8686/explorer`);
     });
 
   program
