@@ -6,10 +6,23 @@
  * before: `trellis --help` and `trellis --version` load only this file and commander.
  */
 import { readFileSync } from "node:fs";
-import { basename, relative, resolve } from "node:path";
+import { basename, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import pc from "picocolors";
 import { createTerminal } from "./terminal.ts";
+
+/**
+ * How to start the new app in `dir`: with the CLI its package.json names, once installed; run from a
+ * checkout of the repository (this file not under node_modules), with this checkout's bin, by its path.
+ */
+function nextSteps(dir: string): string {
+  const here = fileURLToPath(import.meta.url);
+  const dev = "# http://localhost:8686/explorer";
+  if (here.split(sep).includes("node_modules")) return `  npm install\n  npx trellis dev        ${dev}`;
+  const bin = relative(dir, fileURLToPath(new URL("../bin/trellis.mjs", import.meta.url)));
+  return `  node ${bin.split(sep).join("/")} dev        ${dev}`;
+}
 
 /** This package's version (package.json sits one folder up from src/ and from dist/). */
 function packageVersion(): string {
@@ -59,7 +72,7 @@ export function createProgram(): Command {
       });
       const shown = relative(process.cwd(), dir) || ".";
       term.success(`Created ${pc.bold(name)} in ${dir}`);
-      term.info(`\nNext:\n  cd ${shown}\n  trellis dev        # http://localhost:8686/explorer`);
+      term.info(`\nNext:\n  cd ${shown}\n${nextSteps(dir)}`);
     });
 
   program

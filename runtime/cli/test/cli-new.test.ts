@@ -37,6 +37,10 @@ describe("trellis new", () => {
     expect(run.status).toBe(0);
     expect(await nameIn(join(root, "here", "by-name"))).toBe("by-name");
     expect(run.stdout).toMatch(/cd by-name\n/);
+    // From this checkout: its own bin, by a path that works from the app's folder.
+    const bin = /node (\S+) dev/.exec(run.stdout)?.[1];
+    expect(bin).toMatch(/runtime\/cli\/bin\/trellis\.mjs$/);
+    expect(existsSync(join(root, "here", "by-name", bin!))).toBe(true);
   });
 
   it("makes the folder a path names, the app named after its last part", async () => {
