@@ -112,9 +112,13 @@ export class CommitQueue {
       for (const k of g.commit.conflictKeys) entry.keys.add(k);
     }
     this.inFlight.push(entry);
+    // The chain never rejects: a group's failure is its commits' (whose callers are answered), and the
+    // groups behind it are still written.
     this.tail = this.tail.then(async () => {
       try {
         await this.writeInParts(group);
+      } catch (e) {
+        for (const g of group) g.reject(e);
       } finally {
         this.inFlight.splice(this.inFlight.indexOf(entry), 1);
       }
@@ -137,7 +141,6 @@ export class CommitQueue {
   /**
    * Prepares a group in parts, then writes it in one short write. Its commit timestamps are taken at the
    * write: transactions starting while it is prepared read the state before it, so they must be older.
-   * A group this one waited for may have become small enough to write at once.
    */
   private async writeInParts(group: Queued[]): Promise<void> {
     const sliceMs = this.options.sliceMs ?? 5;
