@@ -7,7 +7,7 @@
 import { DgraphError } from "../core/errors.ts";
 import type { Edge, EdgeOp } from "../mutation/edge.ts";
 import { parseJsonMutation } from "../mutation/json-mutation.ts";
-import { parseJsonText } from "../mutation/json-text-parser.ts";
+import { parseJsonTextSliced } from "../mutation/json-text-parser.ts";
 import { LineParser, parseLines } from "../mutation/rdf-parser.ts";
 import type { QueryBudget } from "../query/query-budget.ts";
 import type { MutationInput } from "./engine-api.ts";
@@ -65,14 +65,14 @@ async function parseMutation(
   nextBlankLabel: () => string,
 ): Promise<ParsedMutation> {
   const ctx = { nextBlankLabel };
-  const json = (v: unknown) => (typeof v === "string" ? parseJsonText(v) : v);
+  const json = (v: unknown) => (typeof v === "string" ? parseJsonTextSliced(v, () => budget.pace()) : v);
   const set: Edge[][] = [];
   const del: Edge[][] = [];
   if (m.setJson !== undefined)
-    set.push(...(await parseJsonSliced(json(m.setJson), "set", ctx, counter, budget)));
+    set.push(...(await parseJsonSliced(await json(m.setJson), "set", ctx, counter, budget)));
   await budget.pace();
   if (m.deleteJson !== undefined) {
-    del.push(...(await parseJsonSliced(json(m.deleteJson), "delete", ctx, counter, budget)));
+    del.push(...(await parseJsonSliced(await json(m.deleteJson), "delete", ctx, counter, budget)));
   }
   await budget.pace();
   if (m.setNquads) set.push(await parseNQuadsSliced(m.setNquads, "set", counter, budget));

@@ -31,8 +31,28 @@ const MAX_JSON_DEPTH = 10000;
  * form `Error parsing JSON at line L, character C: <Go message>\n`.
  */
 export function parseJsonText(text: string): unknown {
-  return new JsonTextParser(text).parse();
+  const steps = new JsonTextParser(text).steps();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
+
+/**
+ * {@link parseJsonText} for long texts: awaits `pace` every few thousand values, so that a caller may give
+ * the event loop back (a 16 MiB mutation body takes a few hundred milliseconds to read).
+ */
+export async function parseJsonTextSliced(text: string, pace: () => Promise<void>): Promise<unknown> {
+  const steps = new JsonTextParser(text).steps();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pace();
+  }
+}
+
+/** Values read between two chances to pause. */
+const VALUES_PER_STEP = 2048;
 
 type Frame = { array: unknown[]; object: null; key: "" } | { array: null; object: JsonMap; key: string };
 
@@ -41,11 +61,17 @@ class JsonTextParser {
 
   constructor(private readonly text: string) {}
 
-  parse(): unknown {
+  /** Parses the text, yielding every VALUES_PER_STEP values; returns the decoded value. */
+  *steps(): Generator<void, unknown, void> {
     const text = this.text;
     const stack: Frame[] = [];
+    let values = 0;
     this.skipSpace();
     for (;;) {
+      if (++values === VALUES_PER_STEP) {
+        values = 0;
+        yield;
+      }
       // A value starts at pos.
       let value: unknown;
       const c = this.peek();

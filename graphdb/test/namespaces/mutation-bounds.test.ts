@@ -99,6 +99,38 @@ describe("mutation bounds", () => {
     expect(answered).toBeGreaterThan(10);
   }, 60_000);
 
+  it("answers another namespace's queries while a large JSON text is read", async () => {
+    await start();
+    const other = await h.db.engine.createNamespace({ grootPassword: "other-pass" });
+    await h.db.engine.mutate({
+      namespace: other,
+      commitNow: true,
+      mutations: [{ setNquads: names(3, "o") }],
+    });
+    // 400,000 objects (13 MB), then a syntax error at the very end: the whole text is read, nothing applied.
+    const objects = Array.from({ length: 400_000 }, (_, i) => `{"name":"n${i}","tag":"t${i % 7}"}`);
+    const text = `[${objects.join(",")}]]`;
+    let done = false;
+    let answered = 0;
+    const big = h.db.engine
+      .mutate({ namespace: ns, commitNow: true, mutations: [{ setJson: text }] })
+      .finally(() => {
+        done = true;
+      });
+    const refused = expect(big).rejects.toThrow(
+      /^Error parsing JSON at line 1, character \d+: invalid character ']'/,
+    );
+    while (!done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await countNames(other)).toBe(3);
+      if (!done) answered++;
+    }
+    await refused;
+    expect(await countNames()).toBe(0);
+    // Read in one piece, the text let no query through.
+    expect(answered).toBeGreaterThan(10);
+  }, 60_000);
+
   it("refuses to commit a transaction while one of its mutations is still being applied", async () => {
     await start();
     await h.db.engine.bulkLoad(names(50_000), { namespace: ns });
