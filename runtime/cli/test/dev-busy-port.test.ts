@@ -6,15 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDev } from "../src/dev-command.ts";
-import type { Terminal } from "../src/terminal.ts";
+import { DEV_OPTIONS, recordingTerminal } from "./dev-fixture.ts";
 
-const term: Terminal = {
-  step: async (_label, work) => work(),
-  info: () => {},
-  success: () => {},
-  warn: () => {},
-  error: () => {},
-};
+const { term } = recordingTerminal();
 
 describe("trellis dev on a busy port", () => {
   let dir: string;
@@ -37,17 +31,7 @@ describe("trellis dev on a busy port", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const options = {
-    port: 0,
-    host: "127.0.0.1",
-    watch: false,
-    delay: 100,
-    build: true,
-    graphdb: true,
-    graphdbPort: 0,
-    graphdbGrpcPort: 0,
-    graphdbData: "data/graphdb",
-  };
+  const options = { ...DEV_OPTIONS, graphdb: true };
 
   it.each([
     ["port", "--port"],

@@ -3,28 +3,12 @@
  * does), and reaches the database the session started on port N, as a deployed app reaches its namespace.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../../test/support/loopback-apis.ts";
 import { type DevSession, startDev } from "../src/dev-command.ts";
-import type { Terminal } from "../src/terminal.ts";
-
-const term: Terminal = {
-  step: async (_label, work) => work(),
-  info: () => {},
-  success: () => {},
-  warn: () => {},
-  error: () => {},
-};
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
+import { DEV_OPTIONS, postGraphQL, recordingTerminal } from "./dev-fixture.ts";
 
 describe("trellis dev on other graph database ports", () => {
   let dir: string;
@@ -54,18 +38,8 @@ export function names(): string {
     const [graphdbPort, graphdbGrpcPort] = [await freePort(), await freePort()];
     session = await startDev(
       dir,
-      {
-        port: 0,
-        host: "127.0.0.1",
-        watch: false,
-        delay: 100,
-        build: true,
-        graphdb: true,
-        graphdbPort,
-        graphdbGrpcPort,
-        graphdbData: "data/graphdb",
-      },
-      term,
+      { ...DEV_OPTIONS, graphdb: true, graphdbPort, graphdbGrpcPort },
+      recordingTerminal().term,
     );
     expect(session.graphdb?.grpcPort).toBe(graphdbGrpcPort);
   }, 180_000);
@@ -75,14 +49,7 @@ export function names(): string {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const gql = async (query: string) => {
-    const res = await fetch(`${session.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query }),
-    });
-    return (await res.json()) as { data?: Record<string, string>; errors?: unknown };
-  };
+  const gql = (query: string) => postGraphQL(session.url, query);
 
   it("sends the app's connection to localhost:9080 to the session's own database", async () => {
     expect((await gql('mutation { addName(name: "reached") }')).data).toEqual({ addName: "reached" });

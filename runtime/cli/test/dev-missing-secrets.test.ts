@@ -7,16 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevSession, startDev } from "../src/dev-command.ts";
-import type { Terminal } from "../src/terminal.ts";
+import { DEV_OPTIONS, postGraphQL, recordingTerminal } from "./dev-fixture.ts";
 
-const lines: string[] = [];
-const term: Terminal = {
-  step: async (_label, work) => work(),
-  info: (l) => lines.push(l),
-  success: (l) => lines.push(l),
-  warn: (l) => lines.push(`WARN ${l}`),
-  error: (l) => lines.push(`ERROR ${l}`),
-};
+const { term, lines } = recordingTerminal();
 
 describe("trellis dev with a secret not set", () => {
   let dir: string;
@@ -45,21 +38,7 @@ export function sayHello(name: string): string { return "Hello, " + name + "!"; 
 export function callApi(): string { return http.fetch("http://127.0.0.1:9/x").text(); }
 `,
     );
-    session = await startDev(
-      dir,
-      {
-        port: 0,
-        host: "127.0.0.1",
-        watch: false,
-        delay: 100,
-        build: true,
-        graphdb: false,
-        graphdbPort: 0,
-        graphdbGrpcPort: 0,
-        graphdbData: "data",
-      },
-      term,
-    );
+    session = await startDev(dir, DEV_OPTIONS, term);
   }, 180_000);
 
   afterAll(async () => {
@@ -67,14 +46,7 @@ export function callApi(): string { return http.fetch("http://127.0.0.1:9/x").te
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const gql = async (query: string) => {
-    const res = await fetch(`${session.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query }),
-    });
-    return (await res.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
-  };
+  const gql = (query: string) => postGraphQL(session.url, query);
 
   it("loads the app and says once which variable is missing", async () => {
     expect((await gql('{ sayHello(name: "dev") }')).data).toEqual({ sayHello: "Hello, dev!" });
