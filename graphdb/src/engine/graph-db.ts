@@ -3,6 +3,7 @@ import { DgraphError, GrpcStatus, TxnAbortedError, TxnConflictError } from "../c
 import type { GraphReader } from "../core/graph-reader.ts";
 import type { TypedValue } from "../core/scalar.ts";
 import type { PredicateSchema, TypeSchema } from "../core/schema-types.ts";
+import { timeSlicer } from "../sched/time-slicer.ts";
 import type { ConditionAST } from "../dql/ast.ts";
 import { conditionVariables } from "../dql/condition-parser.ts";
 import { parseCondition, parseDql } from "../dql/parser.ts";
@@ -375,9 +376,9 @@ export class GraphDB implements GraphEngine {
     } finally {
       txn.busy--;
     }
-    const uids: Record<string, string> = {};
-    for (const [label, uid] of resolver.newUids) uids[label] = `0x${uid.toString(16)}`;
     const ctx: TxnContext = req.commitNow ? await this.commitTxn(txn) : this.txnContext(txn);
+    // After the commit: pausing before it would let a request end the transaction in between.
+    const uids = await blankNodeUids(resolver.newUids);
     const t3 = now();
     return {
       uids,
@@ -571,7 +572,7 @@ export class GraphDB implements GraphEngine {
   private async commitTxn(txn: Transaction): Promise<TxnContext> {
     if (!txn.hasWrites) {
       const commitTs = this.oracle.nextTs();
-      this.oracle.recordCommit(txn.startTs, commitTs, []);
+      this.oracle.recordCommit(txn.startTs, commitTs, NO_KEYS);
       txn.state = "committed";
       this.txns.finish(txn);
       return { start_ts: txn.startTs, commit_ts: commitTs };
@@ -1239,3 +1240,21 @@ function lookupValueVar(m: Map<number, TypedValue> | undefined, subject: number)
 }
 
 export type { Latency };
+
+/**
+ * The uids given to a mutation's blank nodes, by label, as Dgraph answers them: for a large mutation (tens
+ * of thousands of labels) built in slices, other requests served in between.
+ */
+async function blankNodeUids(newUids: ReadonlyMap<string, number>): Promise<Record<string, string>> {
+  const uids: Record<string, string> = {};
+  const pause = timeSlicer(TIME_SLICE_MS);
+  let i = 0;
+  for (const [label, uid] of newUids) {
+    uids[label] = `0x${uid.toString(16)}`;
+    if ((++i & 1023) === 0) {
+      const paused = pause();
+      if (paused !== undefined) await paused;
+    }
+  }
+  return uids;
+}

@@ -60,6 +60,16 @@ export interface KVStore {
    */
   applyStaged(batch: StagedWrites): Promise<void>;
   /**
+   * `applyStaged`, telling apart when the write becomes visible (`landed`: snapshots taken after it see the
+   * batch, those taken before do not) and when it is on disk (`durable`). The thread goes on meanwhile.
+   */
+  writeStaged(batch: StagedWrites): { landed: Promise<void>; durable: Promise<void> };
+  /**
+   * Whether a background write (`writeStaged`, `applyStaged`) has not landed yet: a `write` now would wait
+   * for it, holding the thread.
+   */
+  readonly writingInBackground: boolean;
+  /**
    * Runs `fn` in one atomic write transaction and makes it visible before returning. The returned promise
    * resolves when the transaction is durable (flushed); acknowledge clients only after it resolves.
    */

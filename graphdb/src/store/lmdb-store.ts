@@ -1,6 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { type Database, open, type RootDatabase, TransactionFlags } from "lmdb";
+import { timeSlicer } from "../sched/time-slicer.ts";
 import type { KVEntry, KVSnapshot, KVStore, KVWriter, ScanOptions, StagedWrites } from "./kv-store.ts";
+import { LmdbWriterThread } from "./lmdb-writer-thread.ts";
 
 export interface LmdbStoreOptions {
   /** Directory holding the LMDB files. Created if missing. */
@@ -94,6 +96,9 @@ export class LmdbStore implements KVStore {
   private syncing: Promise<void> | undefined;
   private syncQueued: Promise<void> | undefined;
   private closing = false;
+  /** Background writes (`writeStaged`) not landed yet. */
+  private background = 0;
+  private readonly writerThread: LmdbWriterThread;
 
   constructor(options: LmdbStoreOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -106,6 +111,11 @@ export class LmdbStore implements KVStore {
       cache: false,
     });
     this.noSync = options.noSync ?? false;
+    this.writerThread = new LmdbWriterThread({
+      dir: options.dir,
+      maxReaders: options.maxReaders ?? 1024,
+      noSync: this.noSync,
+    });
   }
 
   /**
@@ -147,18 +157,47 @@ export class LmdbStore implements KVStore {
   }
 
   applyStaged(batch: StagedWrites): Promise<void> {
+    return this.writeStaged(batch).durable;
+  }
+
+  writeStaged(batch: StagedWrites): { landed: Promise<void>; durable: Promise<void> } {
+    this.background++;
+    const landed = (
+      batch.keys.length >= WRITER_THREAD_FROM ? this.writeOnThread(batch) : this.writeInBatch(batch)
+    ).finally(() => this.background--);
+    const durable = landed.then(() => this.syncToDisk());
+    // A caller waiting only for `landed` sees the failure there.
+    durable.catch(() => undefined);
+    return { landed, durable };
+  }
+
+  get writingInBackground(): boolean {
+    return this.background > 0;
+  }
+
+  /** lmdb-js's own background write: its write thread applies the batch while this thread goes on. */
+  private writeInBatch(batch: StagedWrites): Promise<void> {
     const db = this.root;
-    // lmdb-js queues these writes for its write thread, which applies them in one transaction while this
-    // thread goes on; the batch holds its values, so they stay alive until written.
+    // The batch holds its values, so they stay alive until written.
     const { keys, values } = batch;
-    const committed = db.batch(() => {
+    return db.batch(() => {
       for (let i = 0; i < keys.length; i++) {
         const value = values[i];
         if (value === undefined) db.remove(keys[i] as Buffer);
         else db.put(keys[i] as Buffer, value as Buffer);
       }
-    });
-    return committed.then(() => this.syncToDisk());
+    }) as Promise<unknown> as Promise<void>;
+  }
+
+  /**
+   * A large batch goes to the writer thread: handing each key to lmdb-js (even for its own background
+   * write) would hold this thread about a microsecond a key. This thread only copies the batch, in slices.
+   */
+  private async writeOnThread(batch: StagedWrites): Promise<void> {
+    await this.writerThread.write(batch, timeSlicer(PACK_SLICE_MS));
+    // lmdb-js reuses this thread's read transaction for the rest of the turn: snapshots taken from now on
+    // must see the batch.
+    (this.root as unknown as { resetReadTxn(): void }).resetReadTxn();
   }
 
   write<T>(
@@ -195,8 +234,14 @@ export class LmdbStore implements KVStore {
   }
 
   async close(): Promise<void> {
+    await this.writerThread.close();
     await (this.syncQueued ?? this.syncing)?.catch(() => undefined);
     this.closing = true;
     await this.root.close();
   }
 }
+
+/** Batches of at least this many keys are written by the writer thread. */
+const WRITER_THREAD_FROM = 4096;
+/** How long copying a batch for the writer thread runs before giving the event loop back. */
+const PACK_SLICE_MS = 5;

@@ -1,11 +1,11 @@
 import { keyString } from "./keys.ts";
-import type { KVSnapshot, KVWriter, ScanOptions } from "./kv-store.ts";
+import type { KVSnapshot, KVWriter, ScanOptions, StagedWrites } from "./kv-store.ts";
 
 /**
- * Writes recorded against a snapshot, to be replayed later in one atomic write. Unlike a `StagedBatch`,
+ * Writes recorded against a snapshot, to be written later in one atomic write. Unlike a `StagedBatch`,
  * reads through the writer see the recorded writes: for a writer that reads a key back after writing it,
  * or writes it twice (a group of commits prepared one after another). Nothing reaches the store until
- * `replay`, so preparing can pause between keys while other work runs, provided nothing else writes the
+ * `staged` is written, so preparing can pause between keys while other work runs, provided nothing else writes the
  * keys meanwhile.
  */
 export class PendingWrites {
@@ -51,15 +51,18 @@ export class PendingWrites {
     };
   }
 
-  /** Writes every recorded key, in order of first write, through a writer of the real store. */
-  replay(w: KVWriter): void {
+  /** The recorded writes, in order of first write, for a write in the background (`KVStore.writeStaged`). */
+  staged(): StagedWrites {
+    const keys: Uint8Array[] = [];
+    const values: (Uint8Array | undefined)[] = [];
     for (const { key, value } of this.writes.values()) {
-      if (value === undefined) w.delete(key);
-      else w.put(key, value);
+      keys.push(key);
+      values.push(value);
     }
+    return { keys, values };
   }
 
-  /** Releases the snapshot (once replayed, or abandoned). */
+  /** Releases the snapshot (once written, or abandoned). */
   release(): void {
     this.snapshot.release();
   }

@@ -1,4 +1,6 @@
+import { timeSlicer } from "../sched/time-slicer.ts";
 import type { CommitWriter, PreparedGroup } from "./commit-writer.ts";
+import { ConflictKeySets } from "./conflict-key-sets.ts";
 import type { KeyDelta } from "./key-delta.ts";
 
 /** A commit waiting for its group to be written. */
@@ -23,14 +25,21 @@ export interface QueuedCommit {
  */
 export class CommitQueue {
   private queued: Queued[] = [];
-  private keys = new Set<number>();
+  /** The queued commits' conflict keys. */
+  private keys = new ConflictKeySets();
   private deltaCount = 0;
   private scheduled = false;
   /**
    * Groups handed to the writer and not yet written (large ones are prepared in parts), oldest first: the
    * conflict keys of each, which are still concurrent with every transaction that started meanwhile.
    */
-  private readonly inFlight: { keys: Set<number>; namespaces: Set<number> }[] = [];
+  private readonly inFlight: { keys: ConflictKeySets; namespaces: Set<number> }[] = [];
+  /**
+   * A prepared group is being written in the background: no other commit may be written until it lands
+   * (a write would wait for the store's write lock, holding the thread, and would show new snapshots the
+   * group before its commit ts is taken).
+   */
+  private landing = false;
   /** Settles once every group handed to the writer so far is written (or failed). */
   private tail: Promise<void> = Promise.resolve();
 
@@ -48,12 +57,9 @@ export class CommitQueue {
   ) {}
 
   /** Whether a transaction writing these conflict keys would conflict with a commit in the queue. */
-  conflictsWithQueued(keys: Iterable<number>): boolean {
-    if (this.keys.size === 0 && this.inFlight.length === 0) return false;
-    for (const k of keys) {
-      if (this.keys.has(k)) return true;
-      for (const group of this.inFlight) if (group.keys.has(k)) return true;
-    }
+  conflictsWithQueued(keys: ReadonlySet<number>): boolean {
+    if (this.keys.meets(keys)) return true;
+    for (const group of this.inFlight) if (group.keys.meets(keys)) return true;
     return false;
   }
 
@@ -67,7 +73,7 @@ export class CommitQueue {
     const result = new Promise<CommitResult>((resolve, reject) =>
       this.queued.push({ commit, resolve, reject }),
     );
-    for (const k of commit.conflictKeys) this.keys.add(k);
+    this.keys.add(commit.conflictKeys);
     this.deltaCount += commit.deltas.size;
     if (this.deltaCount >= (this.options.maxDeltas ?? 200_000) || (alone && this.queued.length === 1)) {
       void this.flush();
@@ -89,11 +95,13 @@ export class CommitQueue {
     const queued = this.queued;
     if (queued.length === 0) return this.tail;
     this.queued = [];
-    this.keys = new Set();
+    this.keys = new ConflictKeySets();
     this.deltaCount = 0;
     const inPartsFrom = this.options.inPartsFrom ?? IN_PARTS_FROM;
-    // Keys of different namespaces never meet, so a namespace another group is busy with need not wait.
-    const busy = (g: Queued) => this.inFlight.some((f) => f.namespaces.has(g.commit.namespace));
+    // Keys of different namespaces never meet, so a namespace another group is busy with need not wait;
+    // but while the store writes in the background, a write now would wait for it holding the thread.
+    const storeBusy = this.landing || this.writer.storeBusy;
+    const busy = (g: Queued) => storeBusy || this.inFlight.some((f) => f.namespaces.has(g.commit.namespace));
     const later = this.inFlight.length === 0 ? [] : queued.filter(busy);
     const now = later.length === 0 ? queued : queued.filter((g) => !busy(g));
     let nowDeltas = 0;
@@ -106,10 +114,10 @@ export class CommitQueue {
 
   /** Hands a group to the writer after the groups in flight: prepared in parts, then written. */
   private writeAfterInFlight(group: Queued[]): void {
-    const entry = { keys: new Set<number>(), namespaces: new Set<number>() };
+    const entry = { keys: new ConflictKeySets(), namespaces: new Set<number>() };
     for (const g of group) {
+      entry.keys.add(g.commit.conflictKeys);
       entry.namespaces.add(g.commit.namespace);
-      for (const k of g.commit.conflictKeys) entry.keys.add(k);
     }
     this.inFlight.push(entry);
     // The chain never rejects: a group's failure is its commits' (whose callers are answered), and the
@@ -139,21 +147,11 @@ export class CommitQueue {
   }
 
   /**
-   * Prepares a group in parts, then writes it in one short write. Its commit timestamps are taken at the
-   * write: transactions starting while it is prepared read the state before it, so they must be older.
+   * Prepares a group in parts, then writes it in one write in the background. Its commit timestamps are
+   * taken once it lands: transactions starting meanwhile read the state before it, so they must be older.
    */
   private async writeInParts(group: Queued[]): Promise<void> {
-    const sliceMs = this.options.sliceMs ?? 5;
-    let sliceEnd = performance.now() + sliceMs;
-    const pause = (): Promise<void> | undefined => {
-      if (performance.now() < sliceEnd) return undefined;
-      return new Promise<void>((resume) =>
-        setImmediate(() => {
-          sliceEnd = performance.now() + sliceMs;
-          resume();
-        }),
-      );
-    };
+    const pause = timeSlicer(this.options.sliceMs ?? 5);
     let prepared: PreparedGroup;
     try {
       prepared = await this.writer.prepare(
@@ -164,18 +162,21 @@ export class CommitQueue {
       for (const g of group) g.reject(e);
       return;
     }
-    const commits = group.map((g) => ({ commitTs: this.nextTs(), deltas: g.commit.deltas }));
-    let durable: Promise<void>;
+    let written: { commitTs: readonly number[]; durable: Promise<void> };
+    this.landing = true;
     try {
-      durable = this.writer.commitPrepared(
-        prepared,
-        commits.map((c) => c.commitTs),
-      );
+      written = await this.writer.commitPrepared(prepared, () => group.map(() => this.nextTs()));
     } catch (e) {
       for (const g of group) g.reject(e);
       return;
+    } finally {
+      this.landing = false;
     }
-    this.settle(group, commits, durable);
+    this.settle(
+      group,
+      written.commitTs.map((commitTs) => ({ commitTs })),
+      written.durable,
+    );
   }
 
   private settle(group: Queued[], commits: { commitTs: number }[], durable: Promise<void>): void {

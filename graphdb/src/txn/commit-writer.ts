@@ -98,19 +98,34 @@ export class CommitWriter {
   }
 
   /**
-   * Writes a prepared group (`prepare`) with these commit timestamps, one per commit, and publishes it.
-   * Its keys are dropped from the posting cache rather than re-published: copying a large group's records
-   * into the cache would take as long as writing them.
+   * Writes a prepared group (`prepare`) in one atomic write, in the background: the thread goes on while
+   * the store writes it. Once it lands, `takeTs` gives the commit timestamps (one per commit) and the group
+   * is published. Until then every snapshot handed out is the one pinned before the write, which does not
+   * see it; nothing else may write or advance the snapshot epoch meanwhile (the commit queue holds its
+   * other commits back). Its keys are dropped from the posting cache rather than re-published: copying a
+   * large group's records into the cache would take as long as writing them.
    */
-  commitPrepared(prepared: PreparedGroup, commitTs: readonly number[]): Promise<void> {
+  async commitPrepared(
+    prepared: PreparedGroup,
+    takeTs: () => readonly number[],
+  ): Promise<{ commitTs: readonly number[]; durable: Promise<void> }> {
     let durable: Promise<void>;
     try {
-      ({ durable } = this.store.write((w) => prepared.pending.replay(w)));
+      this.snapshots.pin();
+      const write = this.store.writeStaged(prepared.pending.staged());
+      durable = write.durable;
+      await write.landed;
     } finally {
       prepared.pending.release();
     }
+    const commitTs = takeTs();
     this.publish(prepared.group, commitTs, false);
-    return durable;
+    return { commitTs, durable };
+  }
+
+  /** Whether the store is writing in the background: a write now would wait for it, holding the thread. */
+  get storeBusy(): boolean {
+    return this.store.writingInBackground;
   }
 
   /** Sorts each commit's deltas into key order, count keys left out (derived as the group is applied). */

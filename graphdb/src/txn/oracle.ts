@@ -1,3 +1,5 @@
+import { intersects, KEPT_FROM } from "./conflict-key-sets.ts";
+
 /**
  * The timestamp oracle (Dgraph's Zero, in-process): one monotonic counter for start and commit timestamps,
  * a separate uid counter, and first-committer-wins conflict detection over conflict keys.
@@ -18,8 +20,13 @@ export class Oracle {
   private tsLease: number;
   private uid: number;
   private uidLease: number;
-  /** conflict key → commit ts of its latest committed writer. */
+  /** conflict key → commit ts of its latest committed writer (commits of fewer than KEPT_FROM keys). */
   private readonly keyCommits = new Map<number, number>();
+  /**
+   * Larger commits' conflict keys, kept as the committed transaction's own set rather than copied key by
+   * key into `keyCommits` (a 100k-key commit would hold the thread for tens of milliseconds).
+   */
+  private readonly largeCommits: { commitTs: number; keys: ReadonlySet<number> }[] = [];
   /** start ts → commit ts (0 = aborted): the first decision is final. */
   private readonly decisions = new Map<number, number>();
   /** Highest commit ts among purged conflict records: a transaction that started below it cannot be checked. */
@@ -79,17 +86,26 @@ export class Oracle {
    * True when any key was committed by a transaction that committed after `startTs`, or when records that
    * could show such a commit were already purged (then aborting is the only safe answer).
    */
-  conflicts(keys: Iterable<number>, startTs: number): boolean {
+  conflicts(keys: ReadonlySet<number>, startTs: number): boolean {
     if (startTs < this.purgedCommitTs) return true;
-    for (const k of keys) {
-      const c = this.keyCommits.get(k);
-      if (c !== undefined && c > startTs) return true;
+    if (keys.size <= this.keyCommits.size) {
+      for (const k of keys) {
+        const c = this.keyCommits.get(k);
+        if (c !== undefined && c > startTs) return true;
+      }
+    } else {
+      for (const [k, c] of this.keyCommits) if (c > startTs && keys.has(k)) return true;
+    }
+    for (const large of this.largeCommits) {
+      if (large.commitTs > startTs && intersects(keys, large.keys)) return true;
     }
     return false;
   }
 
-  recordCommit(startTs: number, commitTs: number, keys: Iterable<number>): void {
-    for (const k of keys) this.keyCommits.set(k, commitTs);
+  /** Records a commit's conflict keys: `keys` is kept, not copied, so it must not change afterwards. */
+  recordCommit(startTs: number, commitTs: number, keys: ReadonlySet<number>): void {
+    if (keys.size >= KEPT_FROM) this.largeCommits.push({ commitTs, keys });
+    else for (const k of keys) this.keyCommits.set(k, commitTs);
     this.decisions.set(startTs, commitTs);
   }
 
@@ -114,10 +130,18 @@ export class Oracle {
         if (c > this.purgedCommitTs) this.purgedCommitTs = c;
       }
     }
+    const kept = this.largeCommits.filter((large) => {
+      if (large.commitTs > horizon) return true;
+      this.purgedCommitTs = Math.max(this.purgedCommitTs, large.commitTs);
+      return false;
+    });
+    this.largeCommits.splice(0, this.largeCommits.length, ...kept);
     for (const [s] of this.decisions) if (s < horizon - 100_000) this.decisions.delete(s);
   }
 
   trackedKeys(): number {
-    return this.keyCommits.size;
+    let n = this.keyCommits.size;
+    for (const large of this.largeCommits) n += large.keys.size;
+    return n;
   }
 }

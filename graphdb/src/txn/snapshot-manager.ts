@@ -38,6 +38,14 @@ export class SnapshotManager {
     }
   }
 
+  /**
+   * Opens the snapshot of the current epoch now, if none is open: acquisitions until the next `advance`
+   * get it, even after a write lands in the background meanwhile (whose commit ts is not taken yet).
+   */
+  pin(): void {
+    this.release(this.acquire());
+  }
+
   /** Called after every applied write: later acquisitions get a new snapshot. */
   advance(epoch: number): void {
     this.epoch = epoch;

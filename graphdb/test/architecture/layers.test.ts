@@ -25,6 +25,7 @@ const LAYERS: string[][] = [
   ["types", "lex"],
   ["core"],
   ["store"],
+  ["sched"],
 ];
 
 const rank = new Map<string, number>(LAYERS.flatMap((names, i) => names.map((name) => [name, i] as const)));

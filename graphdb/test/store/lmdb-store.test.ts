@@ -12,8 +12,7 @@ const kindRange = GALAXY_KEYS.kindRange.bind(GALAXY_KEYS);
 const predicateRange = GALAXY_KEYS.predicateRange.bind(GALAXY_KEYS);
 
 const dirs: string[] = [];
-function freshStore(): LmdbStore {
-  const dir = mkdtempSync(join(tmpdir(), "trellis-kv-"));
+function freshStore(dir = mkdtempSync(join(tmpdir(), "trellis-kv-"))): LmdbStore {
   dirs.push(dir);
   return new LmdbStore({ dir });
 }
@@ -23,6 +22,75 @@ afterEach(() => {
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe("LMDB store", () => {
+  it("writes a large batch on its writer thread: this thread goes on, it lands whole, on disk", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "trellis-kv-"));
+    const store = freshStore(dir);
+    await store.write((w) => w.put(bytes("gone"), bytes("x"))).durable;
+    const keys: Uint8Array[] = [];
+    const values: (Uint8Array | undefined)[] = [];
+    for (let i = 0; i < 200_000; i++) {
+      keys.push(bytes(`k${String(i).padStart(7, "0")}`));
+      values.push(bytes(`value of ${i}`.repeat(3)));
+    }
+    keys.push(bytes("gone"));
+    values.push(undefined);
+    const before = store.snapshot();
+    let turns = 0;
+    let landedYet = false;
+    const { landed, durable } = store.writeStaged({ keys, values });
+    void landed.then(() => {
+      landedYet = true;
+    });
+    expect(store.writingInBackground).toBe(true);
+    // This thread serves other work while the batch is copied and written.
+    while (!landedYet) {
+      turns++;
+      expect(before.get(bytes("k0000007"))).toBeUndefined();
+      await new Promise((resume) => setImmediate(resume));
+    }
+    await durable;
+    expect(turns).toBeGreaterThan(1);
+    expect(store.writingInBackground).toBe(false);
+    // The snapshot opened before never sees it; one opened right after the write lands sees all of it.
+    expect(before.get(bytes("k0000007"))).toBeUndefined();
+    expect(before.get(bytes("gone"))).toBeDefined();
+    before.release();
+    const after = store.snapshot();
+    expect(new TextDecoder().decode(after.get(bytes("k0199999")))).toBe("value of 199999".repeat(3));
+    expect(after.get(bytes("gone"))).toBeUndefined();
+    expect([...after.scanKeys({ start: bytes("k"), end: bytes("l") })].length).toBe(200_000);
+    after.release();
+    await store.close();
+    const reopened = new LmdbStore({ dir });
+    const disk = reopened.snapshot();
+    expect([...disk.scanKeys({ start: bytes("k"), end: bytes("l") })].length).toBe(200_000);
+    disk.release();
+    await reopened.close();
+  });
+
+  it("a large background batch that fails writes nothing and says why", async () => {
+    const store = freshStore();
+    const keys: Uint8Array[] = [];
+    const values: Uint8Array[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      keys.push(bytes(`k${String(i).padStart(7, "0")}`));
+      values.push(bytes("v"));
+    }
+    // Too long a key for LMDB: the last one fails the write, after 10,000 were put in it.
+    keys.push(new Uint8Array(4000).fill(107));
+    values.push(bytes("v"));
+    await expect(store.writeStaged({ keys, values }).landed).rejects.toThrow(/LMDB background write failed/);
+    const snap = store.snapshot();
+    expect(snap.get(bytes("k0000001"))).toBeUndefined();
+    snap.release();
+    // The store goes on writing after it.
+    await store.applyStaged({ keys: keys.slice(0, 5000), values: values.slice(0, 5000) });
+    const again = store.snapshot();
+    expect(again.get(bytes("k0000001"))).toBeDefined();
+    again.release();
+    await store.close();
+  });
+
   it("a snapshot keeps seeing the state it was opened at while later writes commit", async () => {
     const store = freshStore();
     await store.write((w) => w.put(bytes("a"), bytes("1"))).durable;

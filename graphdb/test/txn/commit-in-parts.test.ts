@@ -1,9 +1,15 @@
 /**
- * A large commit is prepared in parts and written in one short write: other work runs while it is
- * prepared, commits made meanwhile land after it without losing anything to it, and it lands whole.
+ * A large commit is prepared in parts, then written in one write in the background: other work runs while
+ * it is prepared and while it is written, commits made meanwhile land after it without losing anything to
+ * it, no reader sees it before its commit ts, and it lands whole.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGraphDB, type GraphDB } from "../../src/index.ts";
+import type { StagedWrites } from "../../src/store/kv-store.ts";
+import { LmdbStore } from "../../src/store/lmdb-store.ts";
 import { openTestEngine, q } from "../engine/engine-fixture.ts";
 
 const NODES = 20_000;
@@ -99,5 +105,78 @@ describe("commits prepared in parts", () => {
     await commit;
     expect(await q(db, '{ q(func: eq(name, "contested")) { count(uid) } }')).toEqual({ q: [{ count: 1 }] });
     expect(await q(db, '{ q(func: eq(name, "v5")) { count(uid) } }')).toEqual({ q: [{ count: 1 }] });
+  }, 60_000);
+
+  it("goes on reading and writing while the large commit is written; no reader sees it before its ts", async () => {
+    /** The real LMDB store, telling when a background write is under way. */
+    class WatchedStore extends LmdbStore {
+      writing = 0;
+      backgroundWrites = 0;
+      override writeStaged(batch: StagedWrites) {
+        const write = super.writeStaged(batch);
+        this.writing++;
+        this.backgroundWrites++;
+        void write.landed.finally(() => this.writing--);
+        return write;
+      }
+    }
+    const dir = mkdtempSync(join(tmpdir(), "trellis-graphdb-"));
+    const store = new WatchedStore({ dir, noSync: true });
+    const handle = createGraphDB({ dir, store });
+    t = {
+      engine: handle.engine,
+      dir,
+      cleanup: async () => {
+        await handle.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    } as ReturnType<typeof openTestEngine>;
+    const db = handle.engine;
+    const other = await db.createNamespace();
+    await db.alter({ namespace: other, schema: "tag: string @index(exact) ." });
+    await db.alter({ schema: "name: string @index(exact) ." });
+    const lines: string[] = [];
+    for (let i = 0; i < NODES * 2; i++) lines.push(`_:n${i} <name> "v${i % 100}" .`);
+    const big = await db.mutate({ mutations: [{ setNquads: lines.join("\n") }] });
+    let done = false;
+    const commit = db.commit({ startTs: big.txn.start_ts }).finally(() => {
+      done = true;
+    });
+
+    // Every turn until it is answered: a read of what the big commit writes, and a write in another
+    // namespace; those made while the store writes the big commit in the background are noted.
+    const reads: { startTs: number; count: number; whileWriting: boolean }[] = [];
+    const writes: Promise<{ commitTs: number; whileWriting: boolean }>[] = [];
+    while (!done) {
+      const whileWriting = store.writing > 0;
+      const r = await db.query({ readOnly: true, query: '{ q(func: eq(name, "v7")) { count(uid) } }' });
+      const count = (JSON.parse(r.json) as { q: { count: number }[] }).q[0].count;
+      reads.push({ startTs: r.txn.start_ts, count, whileWriting: whileWriting && store.writing > 0 });
+      if (whileWriting) {
+        writes.push(
+          db
+            .mutate({ namespace: other, commitNow: true, mutations: [{ setNquads: '_:t <tag> "during" .' }] })
+            .then((m) => ({ commitTs: m.txn.commit_ts as number, whileWriting })),
+        );
+      }
+      await new Promise((resume) => setImmediate(resume));
+    }
+    const ctx = await commit;
+    expect(store.backgroundWrites).toBeGreaterThan(0);
+    // Other requests were answered while the store wrote the big commit: the thread was not held.
+    expect(reads.filter((r) => r.whileWriting).length).toBeGreaterThan(0);
+    // Snapshot isolation: a reader sees the commit exactly when its start ts is past the commit ts.
+    for (const r of reads) expect(r.count).toBe(r.startTs > ctx.commit_ts ? (NODES * 2) / 100 : 0);
+    // Writes queued behind the background write land after it, with later timestamps, none lost.
+    const landed = await Promise.all(writes);
+    for (const w of landed) expect(w.commitTs).toBeGreaterThan(ctx.commit_ts);
+    expect(await q(db, '{ q(func: eq(name, "v7")) { count(uid) } }')).toEqual({
+      q: [{ count: (NODES * 2) / 100 }],
+    });
+    const tagged = await db.query({
+      namespace: other,
+      query: '{ q(func: eq(tag, "during")) { count(uid) } }',
+    });
+    expect(JSON.parse(tagged.json)).toEqual({ q: [{ count: landed.length }] });
   }, 60_000);
 });

@@ -132,6 +132,8 @@ export interface ApiResponse {
   latency?: Partial<ApiLatency>;
   metrics?: { num_uids: Record<string, number> };
   uids?: Record<string, string>;
+  /** `uids` already encoded (`encodeUids`), in its place. */
+  encodedUids?: Buffer;
   rdf?: Buffer;
 }
 
@@ -199,6 +201,13 @@ class ProtoWriter {
     if (v === 0) return;
     this.tag(field, 0);
     this.varint(v);
+  }
+
+  /** Bytes already encoded as fields. */
+  raw(value: Uint8Array): void {
+    this.ensure(value.length);
+    this.buf.set(value, this.pos);
+    this.pos += value.length;
   }
 
   bytes(field: number, value: Uint8Array | undefined): void {
@@ -307,16 +316,37 @@ export function encodeResponse(res: ApiResponse): Buffer {
     });
   }
   const uids = res.uids;
-  if (uids !== undefined) {
-    for (const key in uids) {
-      const value = uids[key];
-      w.message(12, () => {
-        w.string(1, key);
-        w.string(2, value);
-      });
+  if (uids !== undefined) for (const key of Object.keys(uids)) writeUid(w, key, uids[key]);
+  if (res.encodedUids !== undefined) w.raw(res.encodedUids);
+  w.bytes(13, res.rdf);
+  return w.finish();
+}
+
+/** One entry of `Response.uids` (map<string, string>, field 12). */
+function writeUid(w: ProtoWriter, label: string, uid: string): void {
+  w.message(12, () => {
+    w.string(1, label);
+    w.string(2, uid);
+  });
+}
+
+/**
+ * `Response.uids` encoded ahead of the rest (`ApiResponse.encodedUids`), pausing between slices: a
+ * mutation's blank nodes can be tens of thousands, which grpc-js would otherwise encode in one go.
+ */
+export async function encodeUids(
+  uids: Record<string, string>,
+  pause: () => Promise<void> | undefined,
+): Promise<Buffer> {
+  const w = new ProtoWriter();
+  let i = 0;
+  for (const key of Object.keys(uids)) {
+    writeUid(w, key, uids[key]);
+    if ((++i & 1023) === 0) {
+      const paused = pause();
+      if (paused !== undefined) await paused;
     }
   }
-  w.bytes(13, res.rdf);
   return w.finish();
 }
 

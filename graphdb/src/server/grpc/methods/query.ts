@@ -1,13 +1,15 @@
 /** Query — DQL queries, and mutations or upserts when the request carries any. */
 import { Metadata, type ServerUnaryCall } from "@grpc/grpc-js";
 import { DgraphError } from "../../../core/errors.ts";
+import { timeSlicer } from "../../../sched/time-slicer.ts";
 import type { MutateRequest, QueryRequest, TxnContext } from "../../../engine/engine-api.ts";
+import { TIME_SLICE_MS } from "../../../query/query-budget.ts";
 import { apiLatency } from "../../api-latency.ts";
 import type { RequestEngine } from "../../guarded-engine.ts";
 import { callEngine } from "../call-credentials.ts";
 import { remainingMs } from "../call-deadline.ts";
 import type { GrpcMethod } from "../grpc-context.ts";
-import type { ApiRequest, ApiResponse, ApiTxnContext } from "../grpc-proto.ts";
+import { type ApiRequest, type ApiResponse, type ApiTxnContext, encodeUids } from "../grpc-proto.ts";
 import { mutationInput } from "../mutation-input.ts";
 
 const EMPTY = Buffer.alloc(0);
@@ -49,7 +51,7 @@ async function runMutations(
     // With commit_now the keys are dropped: there is nothing left for the client to commit.
     txn: txnMessage(res.txn, commitNow),
     latency: apiLatency(res.latency),
-    uids: res.uids,
+    encodedUids: await encodeUids(res.uids, timeSlicer(TIME_SLICE_MS)),
   };
 }
 
