@@ -3,7 +3,6 @@ import { DgraphError, GrpcStatus, TxnAbortedError, TxnConflictError } from "../c
 import type { GraphReader } from "../core/graph-reader.ts";
 import type { TypedValue } from "../core/scalar.ts";
 import type { PredicateSchema, TypeSchema } from "../core/schema-types.ts";
-import { timeSlicer } from "../sched/time-slicer.ts";
 import type { ConditionAST } from "../dql/ast.ts";
 import { conditionVariables } from "../dql/condition-parser.ts";
 import { parseCondition, parseDql } from "../dql/parser.ts";
@@ -16,6 +15,7 @@ import { deletePostings } from "../posting/list-tail.ts";
 import { PostingCache } from "../posting/posting-cache.ts";
 import { executeQueryAsync, type QueryOptions, type QueryResult } from "../query/executor.ts";
 import { DEFAULT_QUERY_LIMITS, QueryBudget, type QueryLimits, TIME_SLICE_MS } from "../query/query-budget.ts";
+import { timeSlicer } from "../sched/time-slicer.ts";
 import type { SchemaState } from "../schema/schema-state.ts";
 import { allPredicateKeysRange } from "../store/keys.ts";
 import type { KVStore } from "../store/kv-store.ts";

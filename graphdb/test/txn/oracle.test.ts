@@ -53,9 +53,24 @@ describe("oracle conflict records", () => {
     expect(o.conflicts(new Set([149_997]), before)).toBe(true);
     expect(o.conflicts(new Set([149_998]), before)).toBe(false);
     const many = (f: (i: number) => number) => new Set(Array.from({ length: 60_000 }, (_, i) => f(i)));
-    expect(o.conflicts(many((i) => 300_000 + i), before)).toBe(false);
-    expect(o.conflicts(many((i) => (i === 59_999 ? 149_997 : 300_000 + i)), before)).toBe(true);
-    expect(o.conflicts(many((i) => (i === 59_999 ? 1 : 300_000 + i)), before)).toBe(true);
+    expect(
+      o.conflicts(
+        many((i) => 300_000 + i),
+        before,
+      ),
+    ).toBe(false);
+    expect(
+      o.conflicts(
+        many((i) => (i === 59_999 ? 149_997 : 300_000 + i)),
+        before,
+      ),
+    ).toBe(true);
+    expect(
+      o.conflicts(
+        many((i) => (i === 59_999 ? 1 : 300_000 + i)),
+        before,
+      ),
+    ).toBe(true);
     expect(o.trackedKeys()).toBe(50_001);
     // Started after both: no conflict; after a purge past them, the old transaction is refused.
     const after = o.nextTs();

@@ -1,9 +1,9 @@
 /** Query — DQL queries, and mutations or upserts when the request carries any. */
 import { Metadata, type ServerUnaryCall } from "@grpc/grpc-js";
 import { DgraphError } from "../../../core/errors.ts";
-import { timeSlicer } from "../../../sched/time-slicer.ts";
 import type { MutateRequest, QueryRequest, TxnContext } from "../../../engine/engine-api.ts";
 import { TIME_SLICE_MS } from "../../../query/query-budget.ts";
+import { timeSlicer } from "../../../sched/time-slicer.ts";
 import { apiLatency } from "../../api-latency.ts";
 import type { RequestEngine } from "../../guarded-engine.ts";
 import { callEngine } from "../call-credentials.ts";
