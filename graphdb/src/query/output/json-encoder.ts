@@ -289,27 +289,54 @@ function* blockElements(sg: SubGraph, budget: QueryBudget): Steps<string | undef
   const row = sg.rows[0];
   if (row === undefined) return "";
   let out = countUidElements(sg, sg.dest.length);
+  // The text of the slices before this one, each made flat as its slice ends: a large answer is then a
+  // few flat pieces joined in one copy, rather than one string of a million parts that the first reader
+  // of its bytes would have to flatten, holding the thread.
+  const done: string[] = [];
+  let doneLength = 0;
   const reflex = sg.ignoreReflex ? newReflexStack() : undefined;
   const dest = sg.dest;
   const sameAsDest = row === dest;
   for (let i = 0; i < row.length; i++) {
-    if (i % ROOTS_PER_STEP === ROOTS_PER_STEP - 1 && budget.sliceUsed()) yield;
+    if (i % ROOTS_PER_STEP === ROOTS_PER_STEP - 1 && budget.sliceUsed()) {
+      if (out.length >= FLAT_PIECE_MIN) {
+        done.push(flatten(out));
+        doneLength += out.length;
+        out = "";
+      }
+      yield;
+    }
     const uid = row[i];
     if (!sameAsDest && indexOfUid(dest, uid) < 0) continue;
+    const first = out === "" && doneLength === 0;
     if (sg.normalize) {
       for (const flat of normalizeEntries(collectEntries(sg, uid, reflex, budget), budget)) {
         const obj = `{${entriesJson(flat)}}`;
-        out += out === "" ? obj : `,${obj}`;
-        budget.written(out.length);
+        out += out === "" && doneLength === 0 ? obj : `,${obj}`;
+        budget.written(doneLength + out.length);
       }
       continue;
     }
     const body = encodeFields(sg, uid, reflex, budget);
     if (body === "" && !sg.keepEmptyNodes) continue;
-    out += out === "" ? `{${body}}` : `,{${body}}`;
-    budget.written(out.length);
+    out += first ? `{${body}}` : `,{${body}}`;
+    budget.written(doneLength + out.length);
   }
-  return out;
+  if (done.length === 0) return out;
+  done.push(out);
+  return done.join("");
+}
+
+/** Pieces of a block's text shorter than this are left to grow (joining many small ones costs more). */
+const FLAT_PIECE_MIN = 64 * 1024;
+
+/**
+ * The same text, made flat now: V8 keeps concatenated strings as trees of their parts and flattens one
+ * when it is first read by index. Done as each slice of a large answer ends, the cost is spread out.
+ */
+function flatten(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
 
 /**
