@@ -99,6 +99,7 @@ export {
   parseLanguage,
   TEMPLATE_ROOT,
 } from "./scaffold/create-app.ts";
+export { VENDOR_DIR, type VendoredPackage, vendorTrellisPackages } from "./scaffold/vendor-packages.ts";
 export { envFileNames, loadEnvFiles } from "./secrets/env-files.ts";
 export { appSecretVarName, envVarName } from "./secrets/env-var-name.ts";
 export { MissingSecretsError } from "./secrets/missing-secrets-error.ts";

@@ -187,7 +187,7 @@ describe("published packages: an app made, built and deployed outside the reposi
       await mkdir(work);
       await must(
         "npm",
-        ["exec", "--yes", "--package", `@trellis/cli@${VERSION}`, "--", "trellis", "new", APP],
+        ["exec", "--yes", "--package", `@trellis/cli@${VERSION}`, "--", "trellis", "new", APP, "--no-vendor"],
         work,
         registry.npmEnv,
       );

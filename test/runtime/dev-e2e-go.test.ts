@@ -4,8 +4,10 @@
  * GraphQL calls the template's functions, one per connection kind, against real servers: a loopback HTTP
  * API (the bearer header filled from .env.dev.local), PostgreSQL and MariaDB, the graph database
  * `trellis dev` embeds (over gRPC) and a loopback OpenAI-compatible model; a loop, a huge allocation and a
- * panic fail alone; then the same build deployed to a platform answers with an API key. The SDK module
- * comes through a Go module proxy (on disk), so the scaffolded go.mod is used exactly as written.
+ * panic fail alone; then the same build deployed to a platform answers with an API key. The app is made
+ * as it will be once the SDK is published (`--no-vendor`): the SDK module comes through a Go module proxy
+ * (on disk), so the scaffolded go.mod is used exactly as written. (cli-new-vendored.test.ts covers the
+ * default, the SDK carried in the app.)
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -48,7 +50,9 @@ describe("trellis new --lang go → go test → build → dev → deploy (every 
     env = { ...process.env, ...proxy.env, CI: "1", TRELLIS_GO_COMPILER: "go" };
     parent = await mkdtemp(join(tmpdir(), "trellis-go-e2e-"));
     dir = join(parent, "hello-go");
-    await run(process.execPath, [BIN, "new", "hello-go", "--lang", "go", "--dir", dir], { env });
+    await run(process.execPath, [BIN, "new", "hello-go", "--lang", "go", "--dir", dir, "--no-vendor"], {
+      env,
+    });
     // The developer fetches the module's dependencies and runs the template's tests as scaffolded.
     await run("go", ["mod", "tidy"], { cwd: dir, env });
     goTest = (

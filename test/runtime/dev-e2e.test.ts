@@ -35,7 +35,7 @@ describe("trellis new → build → dev (TypeScript app, every connection kind)"
 
     const parent = await mkdtemp(join(tmpdir(), "trellis-e2e-"));
     dir = join(parent, "hello-app");
-    await run(process.execPath, [BIN, "new", "hello-app", "--dir", dir]);
+    await run(process.execPath, [BIN, "new", "hello-app", "--dir", dir, "--no-vendor"]);
 
     // The developer points the connections at their services and adds a MariaDB one.
     const manifest = JSON.parse(await readFile(join(dir, "trellis.json"), "utf8"));

@@ -39,7 +39,7 @@ describe("trellis new → dev → the page in a browser (hot reload, function ed
   beforeAll(async () => {
     const parent = await mkdtemp(join(tmpdir(), "trellis-web-e2e-"));
     dir = join(parent, "web-app");
-    await run(process.execPath, [BIN, "new", "web-app", "--dir", dir]);
+    await run(process.execPath, [BIN, "new", "web-app", "--dir", dir, "--no-vendor"]);
     // The template's connections need their secrets to load (the page calls none of them).
     await writeFile(
       join(dir, ".env.dev.local"),

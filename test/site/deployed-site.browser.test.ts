@@ -107,7 +107,7 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     tmp = await mkdtemp(join(tmpdir(), "trellis-site-browser-"));
     v1Dir = join(tmp, "site-v1");
     v2Dir = join(tmp, "site-v2");
-    await trellis("new", APP, "--dir", v1Dir);
+    await trellis("new", APP, "--dir", v1Dir, "--no-vendor");
     // The page calls /graphql without a key: the app declares it public.
     const manifestPath = join(v1Dir, "trellis.json");
     const manifest = JSON.parse(await readFile(manifestPath, "utf8"));

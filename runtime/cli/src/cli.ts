@@ -6,22 +6,41 @@
  * before: `trellis --help` and `trellis --version` load only this file and commander.
  */
 import { readFileSync } from "node:fs";
-import { basename, relative, resolve, sep } from "node:path";
+import { createRequire } from "node:module";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import pc from "picocolors";
 import { createTerminal } from "./terminal.ts";
 
 /**
- * How to start the new app in `dir`: with the CLI its package.json names, once installed; run from a
- * checkout of the repository (this file not under node_modules), with this checkout's bin, by its path.
+ * How to start the new app in `dir`: with the CLI its package.json names, once installed (the copy it
+ * carries, or one from a registry when this CLI is installed); otherwise (a checkout, --no-vendor) with this
+ * checkout's bin, by its path.
  */
-function nextSteps(dir: string): string {
+function nextSteps(dir: string, vendored: boolean): string {
   const here = fileURLToPath(import.meta.url);
   const dev = "# http://localhost:8686/explorer";
-  if (here.split(sep).includes("node_modules")) return `  npm install\n  npx trellis dev        ${dev}`;
+  if (vendored || here.split(sep).includes("node_modules"))
+    return `  npm install\n  npx trellis dev        ${dev}`;
   const bin = relative(dir, fileURLToPath(new URL("../bin/trellis.mjs", import.meta.url)));
   return `  node ${bin.split(sep).join("/")} dev        ${dev}`;
+}
+
+/**
+ * The Trellis packages an app needs, where this CLI finds them (installed, or a checkout's workspaces):
+ * this CLI, what it depends on, and what those pull in.
+ */
+function trellisPackages(): { name: string; dir: string }[] {
+  const fromCli = createRequire(import.meta.url);
+  const dirOf = (require: NodeJS.Require, name: string) => dirname(require.resolve(`${name}/package.json`));
+  const runtime = dirOf(fromCli, "@trellis/runtime");
+  return [
+    { name: "@trellis/cli", dir: fileURLToPath(new URL("../", import.meta.url)) },
+    { name: "@trellis/runtime", dir: runtime },
+    { name: "@trellis/graphdb", dir: dirOf(fromCli, "@trellis/graphdb") },
+    { name: "@trellis/sdk", dir: dirOf(createRequire(join(runtime, "package.json")), "@trellis/sdk") },
+  ];
 }
 
 /** This package's version (package.json sits one folder up from src/ and from dist/). */
@@ -61,18 +80,24 @@ export function createProgram(): Command {
     )
     .addOption(new Option("-l, --lang <language>", "typescript or go").default("typescript"))
     .option("-d, --dir <dir>", "directory to create (default ./<name>)")
-    .action(async (nameOrPath: string, opts: { lang: string; dir?: string }) => {
-      const { createApp, parseLanguage } = await import("@trellis/runtime");
+    .option(
+      "--no-vendor",
+      "name the Trellis packages by version (from a registry) instead of carrying them in .trellis/",
+    )
+    .action(async (nameOrPath: string, opts: { lang: string; dir?: string; vendor: boolean }) => {
+      const { createApp, parseLanguage, vendorTrellisPackages } = await import("@trellis/runtime");
       const isPath = /[\\/]/.test(nameOrPath);
       const name = isPath ? basename(resolve(nameOrPath)) : nameOrPath;
-      const dir = await createApp({
-        name,
-        language: parseLanguage(opts.lang),
-        dir: opts.dir ?? (isPath ? nameOrPath : undefined),
-      });
+      const language = parseLanguage(opts.lang);
+      const dir = await createApp({ name, language, dir: opts.dir ?? (isPath ? nameOrPath : undefined) });
+      if (opts.vendor) {
+        await term.step("Packing the Trellis packages into .trellis/", () =>
+          vendorTrellisPackages(dir, language, trellisPackages()),
+        );
+      }
       const shown = relative(process.cwd(), dir) || ".";
       term.success(`Created ${pc.bold(name)} in ${dir}`);
-      term.info(`\nNext:\n  cd ${shown}\n${nextSteps(dir)}`);
+      term.info(`\nNext:\n  cd ${shown}\n${nextSteps(dir, opts.vendor)}`);
     });
 
   program

@@ -37,14 +37,22 @@ describe("trellis new", () => {
     expect(run.status).toBe(0);
     expect(await nameIn(join(root, "here", "by-name"))).toBe("by-name");
     expect(run.stdout).toMatch(/cd by-name\n/);
+    // It carries its CLI (.trellis/packages): installed, the app runs its own.
+    expect(run.stdout).toMatch(/\n {2}npm install\n {2}npx trellis dev /);
+  });
+
+  it("without vendoring, from this checkout, says to run this checkout's bin", async () => {
+    const run = trellis(join(root, "here"), {}, "new", "unvendored", "--no-vendor");
+    expect(run.status).toBe(0);
+    expect(existsSync(join(root, "here", "unvendored", ".trellis"))).toBe(false);
     // From this checkout: its own bin, by a path that works from the app's folder.
     const bin = /node (\S+) dev/.exec(run.stdout)?.[1];
     expect(bin).toMatch(/runtime\/cli\/bin\/trellis\.mjs$/);
-    expect(existsSync(join(root, "here", "by-name", bin!))).toBe(true);
+    expect(existsSync(join(root, "here", "unvendored", bin!))).toBe(true);
   });
 
   it("makes the folder a path names, the app named after its last part", async () => {
-    const run = trellis(join(root, "here"), {}, "new", "../elsewhere/by-path");
+    const run = trellis(join(root, "here"), {}, "new", "../elsewhere/by-path", "--no-vendor");
     expect(run.status).toBe(0);
     expect(await nameIn(join(root, "elsewhere", "by-path"))).toBe("by-path");
     expect(run.stdout).toMatch(/cd \.\.\/elsewhere\/by-path\n/);
@@ -57,6 +65,7 @@ describe("trellis new", () => {
       { npm_lifecycle_event: "trellis", INIT_CWD: join(root, "elsewhere") },
       "new",
       "typed",
+      "--no-vendor",
     );
     expect(run.status).toBe(0);
     expect(existsSync(join(root, "elsewhere", "typed", "trellis.json"))).toBe(true);

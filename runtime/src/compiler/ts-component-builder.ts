@@ -53,9 +53,16 @@ export async function buildTypeScriptApp(
   const signatures = extractSignatures(appDir, sdk.types);
   if (signatures.errors.length > 0) {
     const n = signatures.errors.length;
+    throw new BuildError(`${n} problem${n === 1 ? "" : "s"} in the app's exported functions`, [
+      ...signatures.errors,
+      ...signatures.typeErrors,
+    ]);
+  }
+  if (signatures.typeErrors.length > 0) {
+    const n = signatures.typeErrors.length;
     throw new BuildError(
-      `${n} problem${n === 1 ? "" : "s"} in the app's exported functions`,
-      signatures.errors,
+      `${n} TypeScript error${n === 1 ? "" : "s"}: the app is built only once it type-checks (as \`npx tsc --noEmit\` does)`,
+      signatures.typeErrors,
     );
   }
   const wit = generateAppWit(signatures.shapes, appPackageName(appName(appDir)));

@@ -22,7 +22,9 @@ export interface SignatureResult {
   shapes: AppShapes;
   /** Blocking problems, `file:line:col: message`. */
   errors: string[];
-  /** TypeScript type errors and ignored exports; the build goes on. */
+  /** TypeScript's type errors, `file:line:col: TS<code>: message`: they fail the build, as tsc would. */
+  typeErrors: string[];
+  /** Ignored exports; the build goes on. */
   warnings: string[];
 }
 
@@ -43,7 +45,7 @@ const NUMERIC_ALIASES: Record<string, WitPrimitive> = {
 /** Export names the QuickJS component already uses. */
 const RESERVED_EXPORTS = new Set(["init"]);
 
-/** Globals QuickJS provides that the ES lib does not declare; keeps type warnings meaningful. */
+/** Globals QuickJS provides that the ES lib does not declare; keeps type errors meaningful. */
 const AMBIENT_GLOBALS = `declare var console: {
   log(...args: unknown[]): void; info(...args: unknown[]): void; warn(...args: unknown[]): void;
   error(...args: unknown[]): void; debug(...args: unknown[]): void;
@@ -81,6 +83,7 @@ class SignatureReader {
   private readonly checker: ts.TypeChecker;
   private readonly errors: string[] = [];
   private readonly warnings: string[] = [];
+  private readonly typeErrors: string[] = [];
   private readonly types = new Map<string, TypeShape>();
   /** Named types by declaration: the WIT name, or null when the type failed (already reported). */
   private readonly byDeclaration = new Map<ts.Node, string | null>();
@@ -100,7 +103,7 @@ class SignatureReader {
       this.errors.push(`${this.rel(this.entry)}: not found (a TypeScript app's entry is src/index.ts)`);
       return this.result([]);
     }
-    this.collectTypeWarnings();
+    this.collectTypeErrors();
     const moduleSymbol = this.checker.getSymbolAtLocation(source);
     const functions: FunctionShape[] = [];
     const exports = moduleSymbol ? this.checker.getExportsOfModule(moduleSymbol) : [];
@@ -126,18 +129,25 @@ class SignatureReader {
 
   private result(functions: FunctionShape[]): SignatureResult {
     const errors = [...this.errors].sort(byPosition);
-    return { shapes: { functions, types: this.types }, errors, warnings: this.warnings };
+    return {
+      shapes: { functions, types: this.types },
+      errors,
+      typeErrors: this.typeErrors,
+      warnings: this.warnings,
+    };
   }
 
-  private collectTypeWarnings(): void {
+  private collectTypeErrors(): void {
     for (const d of ts.getPreEmitDiagnostics(this.program)) {
       const file = d.file?.fileName;
       if (file?.includes(`${sep}node_modules${sep}`)) continue;
       const text = ts.flattenDiagnosticMessageText(d.messageText, " ");
       if (d.file && d.start !== undefined) {
         const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-        this.warnings.push(`${this.rel(d.file.fileName)}:${line + 1}:${character + 1}: TS${d.code}: ${text}`);
-      } else this.warnings.push(`TS${d.code}: ${text}`);
+        this.typeErrors.push(
+          `${this.rel(d.file.fileName)}:${line + 1}:${character + 1}: TS${d.code}: ${text}`,
+        );
+      } else this.typeErrors.push(`TS${d.code}: ${text}`);
     }
   }
 

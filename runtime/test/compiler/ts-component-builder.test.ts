@@ -1,9 +1,11 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { componentWit } from "@bytecodealliance/jco";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BuildError } from "../../src/compiler/ts-build-error.ts";
 import { buildTypeScriptApp, type TypeScriptBuildResult } from "../../src/compiler/ts-component-builder.ts";
 import { readAppWit } from "../../src/wit/app-wit-section.ts";
 import { callError, type Instance, loadComponent } from "./component-harness.ts";
@@ -131,5 +133,29 @@ describe("buildTypeScriptApp (kitchen-sink fixture, one real build)", () => {
       ["info", 'hello {"a":1}'],
       ["warning", "careful"],
     ]);
+  });
+});
+
+describe("buildTypeScriptApp with a type error", () => {
+  it("fails, listing TypeScript's errors with file:line:col, and writes nothing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "trellis-ts-typo-"));
+    try {
+      const app = join(dir, "typo-app");
+      await mkdir(join(app, "src"), { recursive: true });
+      await writeFile(join(app, "package.json"), JSON.stringify({ name: "typo-app", type: "module" }));
+      await writeFile(
+        join(app, "src/index.ts"),
+        'export function greet(name: string): string {\n  const n: number = name;\n  return "Hello, " + n;\n}\n',
+      );
+      const failure = await buildTypeScriptApp(app, { outDir: join(app, "build") }).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(BuildError);
+      expect((failure as BuildError).message).toMatch(/^1 TypeScript error: /);
+      expect((failure as BuildError).diagnostics).toEqual([
+        "src/index.ts:2:9: TS2322: Type 'string' is not assignable to type 'number'.",
+      ]);
+      expect(existsSync(join(app, "build/app.wasm"))).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
