@@ -52,8 +52,11 @@ export interface RequestAuth {
 
 /** A build serving requests. */
 export interface LoadedApp {
-  /** Answers a GraphQL request (the gateway has already authenticated it, `auth` says as whom). */
-  fetch(request: Request, auth?: RequestAuth): Promise<Response>;
+  /**
+   * Answers a GraphQL request (the gateway has already authenticated it, `auth` says as whom) sent to the
+   * declared endpoint at `endpointPath`: one that lists `functions` serves only those.
+   */
+  fetch(request: Request, auth?: RequestAuth, endpointPath?: string): Promise<Response>;
   /**
    * Serves the app's namespace's `@lambda` fields with its functions (trellis.json's `lambdas`); absent
    * when the runtime cannot. Each call is reported through `onExecution` like a GraphQL call.

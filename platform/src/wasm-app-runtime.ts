@@ -84,7 +84,7 @@ export function createWasmAppRuntime(options: WasmAppRuntimeOptions = {}): AppRu
           }),
       });
       return {
-        fetch: (request, auth) => app.fetch(request, auth),
+        fetch: (request, auth, endpointPath) => app.fetch(request, auth, endpointPath),
         lambda: (request) => app.lambda(request),
         unload: () => app.unload(),
         close: () => app.close(),

@@ -1,9 +1,10 @@
 /**
  * Issue 15's acceptance for a deployed site, in a real browser (playwright-core + Debian's chromium) against
- * a real platform on loopback with the WebAssembly runtime: the template app from `trellis new`, its
- * endpoint made public (`auth: "none"`), built by the `trellis` bin and deployed with `trellis deploy`.
- * The page loads from `{app_url}/` (redirected to `site.localhost`, which chromium resolves to loopback),
- * calls the app's sayHello through the public `/graphql` and shows the answer; a deep link falls back to
+ * a real platform on loopback with the WebAssembly runtime: the template app from `trellis new`, as it is
+ * (its `/graphql` takes API keys; its `/public/graphql` serves `sayHello` alone, to anyone), built by the
+ * `trellis` bin and deployed with `trellis deploy`. The page loads from `{app_url}/` (redirected to
+ * `site.localhost`, which chromium resolves to loopback), calls sayHello through `/public/graphql` without
+ * a key and shows the answer, while `/graphql` still refuses a request without one; a deep link falls back to
  * index.html; the hashed script comes immutable and brotli-encoded; index.html revalidates with 304; a
  * second version (page and function changed) deployed as the preview of branch feature-x serves beside
  * production, then to production (by the deploy client); rollback restores the first page and function
@@ -108,12 +109,6 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     v1Dir = join(tmp, "site-v1");
     v2Dir = join(tmp, "site-v2");
     await trellis("new", APP, "--dir", v1Dir, "--no-vendor");
-    // The page calls /graphql without a key: the app declares it public.
-    const manifestPath = join(v1Dir, "trellis.json");
-    const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
-    expect(manifest.endpoints.default.path).toBe("/graphql");
-    manifest.endpoints.default.auth = "none";
-    await writeFile(manifestPath, JSON.stringify(manifest, null, 2));
     // The second version: the page's heading and the function's answer changed.
     await cp(v1Dir, v2Dir, { recursive: true });
     await edit(join(v2Dir, "web/index.html"), `<h1>${V1.heading}</h1>`, `<h1>${V2.heading}</h1>`);
@@ -163,11 +158,21 @@ describe("trellis build → deploy → the site in a browser (public endpoint, c
     await shows(page, V1);
     const ms = performance.now() - started;
     expect(page.url()).toBe(`${siteUrl}/`);
-    const call = responses.find((r) => r.url() === `${siteUrl}/graphql`);
+    const call = responses.find((r) => r.url() === `${siteUrl}/public/graphql`);
     expect(call?.status()).toBe(200);
     expect(call?.request().method()).toBe("POST");
     expect(await call?.request().headerValue("authorization")).toBeNull();
     expect(await call?.json()).toMatchObject({ data: { sayHello: V1.answer } });
+    // The keyed endpoint still wants a key, and the public one serves nothing but sayHello.
+    const post = (path: string, query: string) =>
+      fetch(`${platform.url}/apps/${APP}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query }),
+      });
+    expect((await post("/graphql", '{ sayHello(name: "x") }')).status).toBe(401);
+    const other = await (await post("/public/graphql", "{ quote { __typename } }")).json();
+    expect(other.errors?.[0]?.message).toMatch(/^Cannot query field "quote" on type "Query"/);
     const callMs = call?.request().timing().responseEnd ?? Number.NaN;
 
     // The form calls the function again with the visitor's input.

@@ -1,12 +1,17 @@
 import type { TypedDocumentString } from "./generated/graphql.ts";
 
-/** The app's GraphQL endpoint, on the page's own origin (`trellis dev` and the platform serve both). */
-const ENDPOINT = "/graphql";
+/**
+ * The app's public GraphQL endpoint, on the page's own origin (`trellis dev` and the platform serve both):
+ * trellis.json's `"public"` endpoint, which anyone may call without a key and which serves only the
+ * functions it lists (`sayHello`). Everything else stays behind the keyed `/graphql`. A page that needs more
+ * lists those functions there, or sends its users' JWTs to an `"auth": "jwt"` endpoint.
+ */
+const ENDPOINT = "/public/graphql";
 
 /**
  * Sends a generated operation to the app's functions and returns its typed `data`; throws on HTTP or
- * GraphQL errors. An API key is sent only if VITE_TRELLIS_API_KEY is set (web/.env.local): `trellis dev`
- * needs none, and a deployed page should call an endpoint with `"auth": "none"` rather than ship a key.
+ * GraphQL errors. An API key is sent only if VITE_TRELLIS_API_KEY is set (web/.env.local), for pages that
+ * are not public (an API key in a public page's code is anyone's).
  */
 export async function graphqlRequest<TResult, TVariables>(
   document: TypedDocumentString<TResult, TVariables>,

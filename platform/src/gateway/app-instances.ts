@@ -53,8 +53,9 @@ export class AppInstances {
     request: Request,
     preview?: { name: string; deploymentId: string },
     auth: RequestAuth = {},
+    endpointPath?: string,
   ): Promise<Response> {
-    return this.serve(app, preview, (loaded) => loaded.fetch(request, auth));
+    return this.serve(app, preview, (loaded) => loaded.fetch(request, auth, endpointPath));
   }
 
   /**

@@ -53,7 +53,13 @@ async function forward(ctx: PlatformContext, request: FastifyRequest, reply: Fas
   let response: Response;
   try {
     const target = preview === undefined ? undefined : { name: preview, deploymentId };
-    response = await ctx.instances.fetch(app, toWebRequest(request), target, jwtClaims ? { jwtClaims } : {});
+    response = await ctx.instances.fetch(
+      app,
+      toWebRequest(request),
+      target,
+      jwtClaims ? { jwtClaims } : {},
+      path,
+    );
   } catch (err) {
     request.log.error({ err, app: app.name }, "app failed");
     return graphqlError(

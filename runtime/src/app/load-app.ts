@@ -42,6 +42,7 @@ import { readAppWorld } from "../wit/wit-parser.ts";
 import type { AppWorld } from "../wit/wit-types.ts";
 import { createAppLambdaCaller, lambdaMapProblem } from "./app-lambda-caller.ts";
 import { COMPONENT_FILE, TRANSPILED_DIR } from "./build-layout.ts";
+import { endpointFunctionsProblem, functionsByPath } from "./endpoint-scope.ts";
 
 export { COMPONENT_FILE, TRANSPILED_DIR };
 
@@ -93,12 +94,13 @@ export interface LoadedApp {
   world: AppWorld;
   sdl: string;
   manifest: Manifest;
-  endpoints: { name: string; path: string; auth: EndpointConfig["auth"] }[];
+  endpoints: { name: string; path: string; auth: EndpointConfig["auth"]; functions?: readonly string[] }[];
   /**
    * The app's GraphQL endpoint (any path: routing is the caller's). `auth` is who the caller verified the
-   * request comes from: a user JWT's claims reach the functions (`jwt-claims`).
+   * request comes from: a user JWT's claims reach the functions (`jwt-claims`). `endpointPath`, the
+   * declared endpoint the caller routed it to: one that lists `functions` serves only those.
    */
-  fetch(request: Request, auth?: RequestAuth): Promise<Response>;
+  fetch(request: Request, auth?: RequestAuth, endpointPath?: string): Promise<Response>;
   testConnections: HostDispatcher["testConnections"];
   /**
    * Variables of the app's connections that were not set when it loaded (with `missingSecrets: "defer"`):
@@ -174,7 +176,9 @@ export async function validateBuild(buildDir: string): Promise<{ name: string; f
     throw new InvalidBuildError(`${COMPONENT_FILE} is not a loadable component: ${(e as Error).message}`);
   }
   const functions = buildAppSchema(world).fields.map((f) => f.fieldName);
-  const problem = lambdaMapProblem(build.manifest.lambdas, functions);
+  const problem =
+    lambdaMapProblem(build.manifest.lambdas, functions) ??
+    endpointFunctionsProblem(build.manifest, functions);
   if (problem !== undefined) throw new InvalidBuildError(problem);
   return { name: build.name, functions };
 }
@@ -184,10 +188,9 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
   const world = await readAppWorld(build.component);
   // Before any worker starts: a lambda mapped to a missing function is a broken build.
   const bindings = buildAppSchema(world).fields;
-  const problem = lambdaMapProblem(
-    build.manifest.lambdas,
-    bindings.map((f) => f.fieldName),
-  );
+  const names = bindings.map((f) => f.fieldName);
+  const problem =
+    lambdaMapProblem(build.manifest.lambdas, names) ?? endpointFunctionsProblem(build.manifest, names);
   if (problem !== undefined) throw new InvalidBuildError(problem);
   const host = createHostDispatcher({
     manifest: build.manifest,
@@ -230,6 +233,7 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
     memory,
   });
   const call = createFunctionCaller({ world, invoker, onExecution: options.onExecution });
+  const scopes = functionsByPath(build.manifest);
   // Each @lambda request has a memory account of its own, like a GraphQL request.
   const lambda: LambdaCaller = async (request) => {
     const full = memory.app.fullReason();
@@ -258,8 +262,10 @@ export async function loadApp(buildDir: string, options: LoadAppOptions): Promis
       name,
       path: e.path,
       auth: e.auth,
+      ...(e.functions ? { functions: e.functions } : {}),
     })),
-    fetch: (request, auth) => graphql.fetch(request, auth),
+    fetch: (request, auth, endpointPath) =>
+      graphql.fetch(request, auth, endpointPath === undefined ? undefined : scopes.get(endpointPath)),
     testConnections: () => host.testConnections(),
     missingSecrets: host.missingSecrets,
     lambda,

@@ -20,6 +20,7 @@ import { createWorkerPool } from "../wasm/worker-pool.ts";
 import { readAppWorld } from "../wit/wit-parser.ts";
 import type { AppWorld, WitFunction, WitType } from "../wit/wit-types.ts";
 import { lambdaMapProblem } from "./app-lambda-caller.ts";
+import { endpointFunctionsProblem } from "./endpoint-scope.ts";
 import { InvalidBuildError, readBuild } from "./load-app.ts";
 
 export interface PrepareBuildOptions {
@@ -64,10 +65,9 @@ export async function prepareUploadedBuild(
     throw new InvalidBuildError(`app.wasm is not a loadable component: ${(e as Error).message}`);
   }
   const schema = buildAppSchema(world);
-  const lambdaProblem = lambdaMapProblem(
-    build.manifest.lambdas,
-    schema.fields.map((f) => f.fieldName),
-  );
+  const names = schema.fields.map((f) => f.fieldName);
+  const lambdaProblem =
+    lambdaMapProblem(build.manifest.lambdas, names) ?? endpointFunctionsProblem(build.manifest, names);
   if (lambdaProblem !== undefined) throw new InvalidBuildError(lambdaProblem);
   await rm(build.transpiledDir, { recursive: true, force: true });
   try {

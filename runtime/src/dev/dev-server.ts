@@ -24,7 +24,8 @@ export interface DevApp {
   name: string;
   world: AppWorld;
   sdl: string;
-  graphql: { fetch(req: Request, auth?: RequestAuth): Promise<Response> };
+  /** Serves a request to one of `endpoints` (its path: one that lists functions serves only those). */
+  graphql: { fetch(req: Request, auth?: RequestAuth, endpointPath?: string): Promise<Response> };
   endpoints: { name: string; path: string; auth: "none" | "bearer-token" | "jwt" }[];
   /**
    * Checks the JWTs sent to `auth: "jwt"` endpoints, with the keys of the app's env (`createJwtVerifier`).
@@ -188,6 +189,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     const response = await app.graphql.fetch(
       new Request(url, { method: req.method, headers, ...(body ? { body: new Uint8Array(body) } : {}) }),
       jwt,
+      url.pathname,
     );
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => {

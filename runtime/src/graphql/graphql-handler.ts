@@ -61,7 +61,8 @@ export interface RequestAuth {
 export interface GraphQLHandler {
   sdl: string;
   fields: FieldBinding[];
-  fetch(request: Request, auth?: RequestAuth): Promise<Response>;
+  /** Serves a request; with `only`, an endpoint serving only these functions (GraphQL field names). */
+  fetch(request: Request, auth?: RequestAuth, only?: readonly string[]): Promise<Response>;
 }
 
 interface Invocation {
@@ -84,8 +85,6 @@ interface RequestState {
 
 export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHandler {
   const { sdl, fields } = buildAppSchema(options.world);
-  const schema = buildSchema(sdl);
-  installCustomScalars(schema);
   const call = createFunctionCaller({
     world: options.world,
     invoker: options.invoker,
@@ -95,12 +94,6 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
   const limits: OperationLimits = { ...DEFAULT_OPERATION_LIMITS, ...options.limits };
   const memory = options.memory ?? { app: appMemoryPool("app", totalMemoryPool()) };
   const requestBytes = memory.requestBytes ?? DEFAULT_MEMORY_LIMITS.requestBytes;
-
-  for (const binding of fields) {
-    const root = schema.getType(binding.rootType) as GraphQLObjectType;
-    root.getFields()[binding.fieldName]!.resolve = (_src, args, ctx, info) =>
-      resolveCall(binding, args as Record<string, unknown>, (ctx as { trellis: RequestState }).trellis, info);
-  }
 
   async function resolveCall(
     binding: FieldBinding,
@@ -133,36 +126,60 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     return value;
   }
 
-  const yoga = createYoga<{ trellisAuth?: RequestAuth; memory: RequestMemory }, { trellis: RequestState }>({
-    schema,
-    graphqlEndpoint: "*",
-    graphiql: options.graphiql ?? false,
-    landingPage: false,
-    logging: false,
-    maskedErrors: { isDev: false },
-    context: ({ trellisAuth, memory }) => ({
-      trellis: {
-        invocations: {},
-        logErrors: [],
-        calls: 0,
-        memory,
-        ...(trellisAuth?.jwtClaims ? { jwtClaims: trellisAuth.jwtClaims } : {}),
-      },
-    }),
-    plugins: [...operationLimitPlugins(limits), invocationsExtension()],
-  });
+  const yogaFor = (built: { sdl: string; fields: FieldBinding[] }) => {
+    const schema = buildSchema(built.sdl);
+    installCustomScalars(schema);
+    for (const binding of built.fields) {
+      const root = schema.getType(binding.rootType) as GraphQLObjectType;
+      root.getFields()[binding.fieldName]!.resolve = (_src, args, ctx, info) =>
+        resolveCall(
+          binding,
+          args as Record<string, unknown>,
+          (ctx as { trellis: RequestState }).trellis,
+          info,
+        );
+    }
+    return createYoga<{ trellisAuth?: RequestAuth; memory: RequestMemory }, { trellis: RequestState }>({
+      schema,
+      graphqlEndpoint: "*",
+      graphiql: options.graphiql ?? false,
+      landingPage: false,
+      logging: false,
+      maskedErrors: { isDev: false },
+      context: ({ trellisAuth, memory }) => ({
+        trellis: {
+          invocations: {},
+          logErrors: [],
+          calls: 0,
+          memory,
+          ...(trellisAuth?.jwtClaims ? { jwtClaims: trellisAuth.jwtClaims } : {}),
+        },
+      }),
+      plugins: [...operationLimitPlugins(limits), invocationsExtension()],
+    });
+  };
+  const yoga = yogaFor({ sdl, fields });
+  /** Yoga servers of endpoints that serve some functions, by their list. */
+  const scoped = new Map<string, ReturnType<typeof yogaFor>>();
+  const yogaOf = (only: readonly string[] | undefined) => {
+    if (only === undefined) return yoga;
+    const key = [...only].sort().join(",");
+    let found = scoped.get(key);
+    if (found === undefined) scoped.set(key, (found = yogaFor(buildAppSchema(options.world, only))));
+    return found;
+  };
 
   return {
     sdl,
     fields,
     // The auth travels as yoga's server context: per request, never shared between concurrent ones.
-    async fetch(request, auth) {
+    async fetch(request, auth, only) {
       const full = memory.app.fullReason();
       if (full !== undefined) return memoryRefusal(full);
       const account = new RequestMemory(memory.app, requestBytes);
       let response: Response;
       try {
-        response = await yoga.fetch(request, { trellisAuth: auth ?? {}, memory: account });
+        response = await yogaOf(only).fetch(request, { trellisAuth: auth ?? {}, memory: account });
       } catch (error) {
         account.release();
         throw error;

@@ -61,9 +61,13 @@ export class SchemaBuildError extends Error {
 
 type Mode = "output" | "input";
 
-/** Builds the SDL and field bindings for every visible exported function of `world`. */
-export function buildAppSchema(world: AppWorld): AppSchema {
-  return new SchemaWriter(world).build();
+/**
+ * Builds the SDL and field bindings for every visible exported function of `world`, or with `only` for
+ * those of these GraphQL field names (an endpoint that serves some functions): the SDL then holds only the
+ * types they use.
+ */
+export function buildAppSchema(world: AppWorld, only?: readonly string[]): AppSchema {
+  return new SchemaWriter(world, only === undefined ? undefined : new Set(only)).build();
 }
 
 class SchemaWriter {
@@ -72,10 +76,17 @@ class SchemaWriter {
   private readonly scalars = new Set<string>();
   private readonly enums: Record<string, string[]> = {};
 
-  constructor(private readonly world: AppWorld) {}
+  constructor(
+    private readonly world: AppWorld,
+    private readonly only?: ReadonlySet<string>,
+  ) {}
 
   build(): AppSchema {
-    const fields = this.world.functions.filter((f) => !isHiddenFunction(f.name)).map((f) => this.bind(f));
+    const only = this.only;
+    const fields = this.world.functions
+      .filter((f) => !isHiddenFunction(f.name))
+      .filter((f) => only === undefined || only.has(fieldNameFor(kebabToCamel(f.name))))
+      .map((f) => this.bind(f));
     fields.sort((a, b) => compareNames(a.fieldName, b.fieldName));
     const seen = new Map<string, string>();
     for (const f of fields) {

@@ -188,6 +188,13 @@ export const endpointSchema = z.strictObject({
     .describe(
       'Who may call: "bearer-token" an API key of the app; "jwt" an API key or a JWT of the app\'s users, verified with the keys of TRELLIS_JWT_PEMS / TRELLIS_JWT_JWKS_ENDPOINTS; "none" anyone.',
     ),
+  functions: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe(
+      'The functions this endpoint serves, by GraphQL field name (e.g. ["sayHello"]); all of them when absent. A public ("auth": "none") endpoint a web page calls should list only what the page needs.',
+    ),
 });
 
 export const limitsSchema = z.strictObject({

@@ -80,6 +80,43 @@ describe("prepareUploadedBuild", () => {
     expect(existsSync(marker)).toBe(false);
   }, 60_000);
 
+  it("refuses a build whose endpoint lists a function the app does not export, and loads one that lists its own", async () => {
+    const build = await typeScriptApp("scoped");
+    const manifestFile = join(build, "trellis.json");
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+    manifest.endpoints ??= {};
+    manifest.endpoints.public = {
+      type: "graphql",
+      path: "/public/graphql",
+      auth: "none",
+      functions: ["sayHi"],
+    };
+    await writeFile(manifestFile, JSON.stringify(manifest));
+    await expect(prepareUploadedBuild(build)).rejects.toThrow(
+      'trellis.json endpoint "public" lists functions the app does not export (sayHi); its functions are: sayHello',
+    );
+    await expect(loadApp(build, { env: {} })).rejects.toThrow(InvalidBuildError);
+    manifest.endpoints.public.functions = ["sayHello"];
+    await writeFile(manifestFile, JSON.stringify(manifest));
+    const app = await loadApp(build, { env: {} });
+    try {
+      const call = (path: string) =>
+        app.fetch(
+          new Request(`http://app${path}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ query: '{ sayHello(name: "x") }' }),
+          }),
+          {},
+          path,
+        );
+      expect(await (await call("/public/graphql")).json()).toMatchObject({ data: { sayHello: "Hello, x!" } });
+      expect(app.endpoints.find((e) => e.name === "public")?.functions).toEqual(["sayHello"]);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+
   it("rejects a component whose core module is corrupt", async () => {
     const build = await typeScriptApp("corrupt");
     const wasm = new Uint8Array(await readFile(join(build, "app.wasm")));

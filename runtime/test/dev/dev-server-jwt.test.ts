@@ -36,7 +36,7 @@ describe("trellis dev on an auth: jwt endpoint", () => {
       name: "people-app",
       world: testWorld,
       sdl: handler.sdl,
-      graphql: handler,
+      graphql: { fetch: (request, auth) => handler.fetch(request, auth) },
       endpoints: [
         { name: "default", path: "/graphql", auth: "jwt" },
         { name: "internal", path: "/internal", auth: "bearer-token" },

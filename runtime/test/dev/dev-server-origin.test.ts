@@ -45,7 +45,7 @@ describe("dev server origin checks", () => {
         name: "people-app",
         world: testWorld,
         sdl: handler.sdl,
-        graphql: handler,
+        graphql: { fetch: (request, auth) => handler.fetch(request, auth) },
         endpoints: [{ name: "main", path: "/graphql", auth: "none" }],
         testConnections: async () => [],
       }),

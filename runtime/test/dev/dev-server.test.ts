@@ -54,7 +54,7 @@ function loadApp(paths = ["/graphql"]): void {
     name: "people-app",
     world: testWorld,
     sdl: handler.sdl,
-    graphql: handler,
+    graphql: { fetch: (request, auth) => handler.fetch(request, auth) },
     endpoints: paths.map((path, i) => ({ name: `ep${i}`, path, auth: "none" as const })),
     async testConnections() {
       const probe = async (name: string, token: string) => {

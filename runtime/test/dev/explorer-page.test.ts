@@ -18,7 +18,7 @@ describe("API explorer in a browser", () => {
         name: "people-app",
         world: testWorld,
         sdl: handler.sdl,
-        graphql: handler,
+        graphql: { fetch: (request, auth) => handler.fetch(request, auth) },
         endpoints: [{ name: "main", path: "/graphql", auth: "bearer-token" }],
         testConnections: async () => [
           {

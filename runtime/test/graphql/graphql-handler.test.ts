@@ -239,4 +239,42 @@ describe("createGraphQLHandler", () => {
     expect(await res.json()).toEqual({ data: { __typename: "Query" } });
     expect(handler.sdl).toContain("type Query {");
   });
+
+  it("serves only the listed functions on a scoped endpoint: the others can be neither called nor seen", async () => {
+    const { handler, invoker } = setup();
+    const post = async (query: string) => {
+      const res = await handler.fetch(
+        new Request("http://localhost/public/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({ query }),
+        }),
+        {},
+        ["person"],
+      );
+      return (await res.json()) as GraphQLBody;
+    };
+    expect((await post('{ person(id: "9007199254740993") { firstName } }')).data).toEqual({
+      person: { firstName: "Ada" },
+    });
+    const other = await post('mutation { addPerson(input: { firstName: "x" }) { id } }');
+    expect(other.data ?? null).toBeNull();
+    expect(other.errors?.[0]?.message).toBe("Schema is not configured to execute mutation operation.");
+    const query = await post("{ failSoftly }");
+    expect(query.errors?.[0]?.message).toMatch(/^Cannot query field "failSoftly" on type "Query"/);
+    const fields = await post("{ __schema { queryType { fields { name } } mutationType { name } } }");
+    expect(fields.data).toEqual({
+      __schema: { queryType: { fields: [{ name: "person" }] }, mutationType: null },
+    });
+    // Types only the other functions use are not in its schema either.
+    const types = await post("{ __schema { types { name } } }");
+    const names = (types.data as { __schema: { types: { name: string }[] } }).__schema.types.map(
+      (t) => t.name,
+    );
+    expect(names).toContain("Person");
+    expect(names).not.toContain("PersonInput");
+    expect(invoker.calls.map((c) => c.name)).toEqual(["get-person"]);
+    // The same handler still serves every function where no list applies.
+    expect(handler.sdl).toMatch(/addPerson/);
+  });
 });

@@ -38,7 +38,7 @@ beforeAll(async () => {
       name: "web-app",
       world: testWorld,
       sdl: handler.sdl,
-      graphql: handler,
+      graphql: { fetch: (request, auth) => handler.fetch(request, auth) },
       endpoints: [{ name: "default", path: "/graphql", auth: "none" }],
       testConnections: async () => [],
     }),
