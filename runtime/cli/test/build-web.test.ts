@@ -75,9 +75,9 @@ describe("trellis build of an app with a front end", () => {
     expect(html).toContain(`src="/${entry.file}"`);
     expect(html).toContain(`href="/${entry.css[0]}"`);
     expect(files).toEqual(expect.arrayContaining(["index.html", "favicon.svg", entry.file, ...entry.css]));
-    // The bundle calls the app's own endpoint, relative, with the operation from hello.graphql.
+    // The bundle calls the app's own public endpoint, relative, with the operation from hello.graphql.
     const js = await readFile(join(staticDir, entry.file), "utf8");
-    expect(js).toContain("`/graphql`");
+    expect(js).toMatch(/[`"']\/public\/graphql[`"']/);
     expect(js).toContain("sayHello(name: $name)");
   });
 
