@@ -1,16 +1,20 @@
 /**
- * The README's ten-line walkthrough, read from the README (so it cannot drift) and run in bash: a new app
- * beside the clone, `npm install` (no Trellis package on the registry: the app carries its own), `trellis
- * dev` answering, the platform started by `npm start`, a deploy token and an API key from its API, `trellis
- * build` and `trellis deploy`, and the deployed function answering the last line's curl with the key.
+ * The README's ten-line walkthrough, read from the README (so it cannot drift) and run in bash, against a
+ * local registry that holds no @trellis package (everything else proxied): a new app beside the clone,
+ * `npm install` (the app carries its Trellis packages in .trellis/), `trellis dev` answering, the platform
+ * started by `npm start`, a deploy token and an API key from its API, `trellis build` and `trellis deploy`,
+ * and the deployed function answering the last line's curl with the key. Then, on the app it made: what it
+ * carries and how it installed, `tsc --noEmit`, a type error failing the build; and a Go app whose tests
+ * and build fetch no module (the Go SDK it carries, named by a replace line).
  *
  * What the test changes (test/support/readme-walkthrough.ts): the clone is this checkout, already installed
  * (the first line's `npm install` is the suite's own); the app and the platform's data go to a temporary
  * folder; every server gets a free port; `npx trellis dev`, which runs until Ctrl-C, is started in the
  * background, asked for sayHello, and stopped. bench/walkthrough.ts times the same from a fresh clone.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -72,6 +76,9 @@ describe("the README's walkthrough, line by line", () => {
     code = await new Promise<number | null>((resolve) => child?.once("exit", resolve));
   }, TIMEOUT);
 
+  const app = () => join(work, "my-app");
+  const env = () => ({ ...registry.npmEnv });
+
   afterAll(async () => {
     // The platform `npm start` left in the background is in the script's process group.
     if (child?.pid) {
@@ -101,4 +108,91 @@ describe("the README's walkthrough, line by line", () => {
     expect(text, text.slice(-3000)).toMatch(/Site: +http:\/\/my-app\.localhost:\d+/);
     expect(text).toMatch(/\{"data":\{"sayHello":"Hello, you!"\}/);
   });
+
+  it("carries the packages it installed from, which the registry does not have, without install-script warnings", async () => {
+    expect((await readdir(join(app(), ".trellis/packages"))).sort()).toEqual([
+      "trellis-cli-0.1.0.tgz",
+      "trellis-graphdb-0.1.0.tgz",
+      "trellis-runtime-0.1.0.tgz",
+      "trellis-sdk-0.1.0.tgz",
+    ]);
+    const pkg = JSON.parse(await readFile(join(app(), "package.json"), "utf8"));
+    expect(pkg.devDependencies["@trellis/cli"]).toBe("file:.trellis/packages/trellis-cli-0.1.0.tgz");
+    expect(pkg.overrides["@trellis/runtime"]).toBe("file:.trellis/packages/trellis-runtime-0.1.0.tgz");
+    for (const name of ["@trellis/cli", "@trellis/runtime", "@trellis/graphdb", "@trellis/sdk"]) {
+      expect((await fetch(`${registry.url}${name.replace("/", "%2f")}`)).status).toBe(404);
+    }
+    expect(stripVTControlCharacters(output)).not.toMatch(/install-scripts/);
+    // Committed with the app, so that its CI installs the same way.
+    const ignored = await run(
+      "git",
+      ["check-ignore", "-q", ".trellis/packages/trellis-cli-0.1.0.tgz"],
+      app(),
+    );
+    expect(ignored.code).not.toBe(0);
+  });
+
+  it("type-checks, and a TypeScript error fails its build, naming it", async () => {
+    await must("npx", ["tsc", "--noEmit"], app(), env());
+    const source = join(app(), "src/index.ts");
+    await writeFile(
+      source,
+      `${await readFile(source, "utf8")}\nexport function broken(): number {\n  return "no";\n}\n`,
+    );
+    const failed = await run("npx", ["trellis", "build"], app(), env());
+    expect(failed.code).not.toBe(0);
+    expect(failed.output).toMatch(/1 TypeScript error/);
+    expect(failed.output).toMatch(/src\/index\.ts:\d+:\d+: TS2322/);
+  });
+
+  it("makes a Go app whose tests and build fetch no module", async () => {
+    const goApp = join(work, "my-go");
+    await must(process.execPath, [BIN, "new", "my-go", "--lang", "go"], work);
+    const mod = await readFile(join(goApp, "go.mod"), "utf8");
+    expect(mod).toMatch(
+      /^replace github\.com\/trellis-dev\/trellis\/runtime\/sdk\/go => \.\/\.trellis\/sdk-go$/m,
+    );
+    const offline = { GOPROXY: "off", GOFLAGS: "-mod=mod", TRELLIS_GO_COMPILER: "go" };
+    expect(await must("go", ["test", "./..."], goApp, offline)).toMatch(/^ok\s/m);
+    expect(await must(process.execPath, [BIN, "build"], goApp, offline)).toMatch(/compiled with Go/);
+    expect(existsSync(join(goApp, "build/app.wasm"))).toBe(true);
+  });
 });
+
+const BIN = join(ROOT, "runtime/cli/bin/trellis.mjs");
+
+interface Run {
+  code: number;
+  output: string;
+}
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || /^npm_/i.test(k) || k === "INIT_CWD" || k.startsWith("VITEST")) continue;
+    base[k] = v;
+  }
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...base, CI: "1", ...env }, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => {
+        const code = error ? Number((error as { code?: unknown }).code ?? 1) || 1 : 0;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+async function must(
+  command: string,
+  args: string[],
+  cwd: string,
+  env?: Record<string, string>,
+): Promise<string> {
+  const result = await run(command, args, cwd, env);
+  if (result.code !== 0)
+    throw new Error(`\`${command} ${args.join(" ")}\` failed (${result.code}):\n${result.output}`);
+  return result.output;
+}

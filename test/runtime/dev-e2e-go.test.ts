@@ -6,7 +6,7 @@
  * `trellis dev` embeds (over gRPC) and a loopback OpenAI-compatible model; a loop, a huge allocation and a
  * panic fail alone; then the same build deployed to a platform answers with an API key. The app is made
  * as it will be once the SDK is published (`--no-vendor`): the SDK module comes through a Go module proxy
- * (on disk), so the scaffolded go.mod is used exactly as written. (cli-new-vendored.test.ts covers the
+ * (on disk), so the scaffolded go.mod is used exactly as written. (test/packages/readme-walkthrough.test.ts covers the
  * default, the SDK carried in the app.)
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
