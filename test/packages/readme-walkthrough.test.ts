@@ -3,7 +3,8 @@
  * local registry that holds no @trellis package (everything else proxied): a new app beside the clone,
  * `npm install` (the app carries its Trellis packages in .trellis/), `trellis dev` answering, the platform
  * started by `npm start`, a deploy token and an API key from its API, `trellis build` and `trellis deploy`,
- * and the deployed function answering the last line's curl with the key. Then, on the app it made: what it
+ * and the deployed function answering the last line's curl with the key; its page, in chromium, shows the
+ * answer of the public endpoint it calls. Then, on the app it made: what it
  * carries and how it installed, `tsc --noEmit`, a type error failing the build; and a Go app whose tests
  * and build fetch no module (the Go SDK it carries, named by a replace line).
  *
@@ -20,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../support/chromium-browser.ts";
 import { walkthroughLines, walkthroughScript } from "../support/readme-walkthrough.ts";
 import { type LocalRegistry, startLocalRegistry } from "./local-registry.ts";
 
@@ -108,6 +110,26 @@ describe("the README's walkthrough, line by line", () => {
     expect(text, text.slice(-3000)).toMatch(/Site: +http:\/\/my-app\.localhost:\d+/);
     expect(text).toMatch(/\{"data":\{"sayHello":"Hello, you!"\}/);
   });
+
+  it("shows the deployed page, which calls its public endpoint, with the function's answer (chromium)", async () => {
+    const site = /Site: +(http:\/\/my-app\.localhost:\d+)/.exec(stripVTControlCharacters(output))?.[1];
+    expect(site).toBeDefined();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${site}/`);
+      await page.waitForFunction(
+        () => document.querySelector("#answer")?.textContent === "Hello, Trellis!",
+        null,
+        {
+          timeout: 15_000,
+        },
+      );
+      expect(await page.getAttribute("#answer", "class")).toBe("");
+    } finally {
+      await browser.close();
+    }
+  }, 30_000);
 
   it("carries the packages it installed from, which the registry does not have, without install-script warnings", async () => {
     expect((await readdir(join(app(), ".trellis/packages"))).sort()).toEqual([
