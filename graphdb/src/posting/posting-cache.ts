@@ -33,6 +33,7 @@ export class PostingCache {
   private readonly groups = new Map<string, UidGroup>();
   /** Every entry, in insertion order: the eviction clock's sweep order. */
   private readonly clock = new Set<Entry>();
+  private hand: SetIterator<Entry> = this.clock.values();
   private bytes = 0;
   hits = 0;
   misses = 0;
@@ -91,6 +92,7 @@ export class PostingCache {
     // Emptied in place: readers may hold a group.
     for (const g of this.groups.values()) g.clear();
     this.clock.clear();
+    this.hand = this.clock.values();
     this.bytes = 0;
   }
 
@@ -140,17 +142,30 @@ export class PostingCache {
     this.bytes -= e.bytes;
   }
 
+  /**
+   * Second-chance (CLOCK) eviction, as entries come in: the entry under the hand goes unless it was used
+   * since the hand last passed it, in which case it moves to the back, its bit cleared. Each step is O(1)
+   * and each call frees only what the new entry needs, so no call sweeps a large cache at once (a tenant's
+   * large reads, each adding its records, made calls that held the thread for 50–80 ms).
+   */
   private evict(): void {
-    const target = this.maxBytes * 0.8;
-    for (let pass = 0; pass < 2 && this.bytes > target; pass++) {
-      for (const e of this.clock) {
-        if (this.bytes <= target) break;
-        if (e.used && pass === 0) {
-          e.used = false;
-          continue;
-        }
-        this.remove(e);
+    while (this.bytes > this.maxBytes) {
+      // The clock's hand: one live iterator, kept between calls (a fresh one would step over every entry
+      // removed since the set last compacted); it goes on to the entries moved to the back.
+      let next = this.hand.next();
+      if (next.done) {
+        this.hand = this.clock.values();
+        next = this.hand.next();
+        if (next.done) return;
       }
+      const e = next.value;
+      if (e.used) {
+        e.used = false;
+        this.clock.delete(e);
+        this.clock.add(e);
+        continue;
+      }
+      this.remove(e);
     }
   }
 }

@@ -83,6 +83,8 @@ export class LmdbWriterThread {
 
 /** Entries copied per check of the clock while packing. */
 const PACK_STEP = 2048;
+/** Entries measured per check of the clock while sizing the buffer. */
+const SIZE_STEP = 16_384;
 
 /**
  * One buffer holding the batch: a u32 entry count, then per entry a u32 key length, the key, an i32 value
@@ -91,10 +93,17 @@ const PACK_STEP = 2048;
 async function pack(batch: StagedWrites, pause: () => Promise<void> | undefined): Promise<ArrayBuffer> {
   const { keys, values } = batch;
   let size = 4;
-  for (let i = 0; i < keys.length; i++) size += 8 + keys[i].length + (values[i]?.length ?? 0);
-  const buffer = new ArrayBuffer(size);
-  const bytes = new Uint8Array(buffer);
-  const view = new DataView(buffer);
+  for (let i = 0; i < keys.length; i++) {
+    size += 8 + keys[i].length + (values[i]?.length ?? 0);
+    if (i % SIZE_STEP === SIZE_STEP - 1) {
+      const paused = pause();
+      if (paused !== undefined) await paused;
+    }
+  }
+  // Not zero-filled (every byte is written below), and not from Buffer's shared pool: it is transferred.
+  const bytes = Buffer.allocUnsafeSlow(size);
+  const buffer = bytes.buffer as ArrayBuffer;
+  const view = new DataView(buffer, bytes.byteOffset, size);
   view.setUint32(0, keys.length);
   let at = 4;
   for (let i = 0; i < keys.length; i++) {

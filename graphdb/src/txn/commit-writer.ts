@@ -9,6 +9,7 @@ import {
   decodeRecordView,
   encodeRecord,
 } from "../posting/posting-record.ts";
+import { sortInSlices } from "../sched/sort-in-slices.ts";
 import {
   attrOfKey,
   countKeyOf,
@@ -81,7 +82,7 @@ export class CommitWriter {
     deltas: readonly Iterable<[string, KeyDelta]>[],
     pause: () => Promise<void> | undefined,
   ): Promise<PreparedGroup> {
-    const group = this.begin(deltas);
+    const group = await this.beginInSlices(deltas, pause);
     const pending = new PendingWrites(this.store.snapshot());
     try {
       const steps = this.applyAll(pending.writer(), group);
@@ -126,6 +127,27 @@ export class CommitWriter {
   /** Whether the store is writing in the background: a write now would wait for it, holding the thread. */
   get storeBusy(): boolean {
     return this.store.writingInBackground;
+  }
+
+  /** `begin` for a large group: its deltas gathered and sorted pausing between steps. */
+  private async beginInSlices(
+    deltas: readonly Iterable<[string, KeyDelta]>[],
+    pause: () => Promise<void> | undefined,
+  ): Promise<Group> {
+    const sorted: [string, KeyDelta][][] = [];
+    for (const d of deltas) {
+      const list: [string, KeyDelta][] = [];
+      let n = 0;
+      for (const entry of d) {
+        if (!isCountKey(entry[1].key)) list.push(entry);
+        if ((++n & 8191) === 0) {
+          const paused = pause();
+          if (paused !== undefined) await paused;
+        }
+      }
+      sorted.push(await sortInSlices(list, byKey, pause));
+    }
+    return { sorted, published: [], touched: deltas.length > 1 ? new Set<string>() : undefined };
   }
 
   /** Sorts each commit's deltas into key order, count keys left out (derived as the group is applied). */

@@ -75,4 +75,24 @@ describe("posting cache", () => {
     cache.setIn(group, 1, rec(3), 2, 16);
     expect(cache.get(keyString(dataKey("p", 1)), 2)?.uids).toEqual(Float64Array.of(3));
   });
+
+  it("evicts as entries come in, only what each needs: no add sweeps a large cache", () => {
+    const cache = new PostingCache(4 * 1024 * 1024);
+    const group = cache.uidGroup(kindKeyPrefix("p", KeyKind.data));
+    const keyLength = dataKey("p", 0).length;
+    let mostRemoved = 0;
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 200_000; i++) {
+        const before = cache.size;
+        cache.setIn(group, round * 1e6 + i, rec(i), 1, keyLength);
+        // Some entries in use: they get a second chance, moved to the back.
+        if (i % 4 === 0) cache.getIn(group, round * 1e6 + i - 500, 1);
+        mostRemoved = Math.max(mostRemoved, before + 1 - cache.size);
+      }
+      if (round === 0) cache.clear();
+    }
+    expect(cache.size).toBeGreaterThan(10_000);
+    // At its bound, each add removes about one entry of the same size (a sweep removed thousands).
+    expect(mostRemoved).toBeLessThanOrEqual(2);
+  });
 });
