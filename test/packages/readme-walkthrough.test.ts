@@ -107,6 +107,7 @@ describe("the README's walkthrough, line by line", () => {
   it("answers in trellis dev, then deployed, with the API key", () => {
     const text = stripVTControlCharacters(output);
     expect(text).toMatch(/DEV ANSWER: \{"data":\{"sayHello":"Hello, dev!"\}/);
+    expect(text).toMatch(/DEV GRAPH: \{"data":\{"people":\[\{"name":"Ada"\}\]\}/);
     expect(text, text.slice(-3000)).toMatch(/Site: +http:\/\/my-app\.localhost:\d+/);
     expect(text).toMatch(/\{"data":\{"sayHello":"Hello, you!"\}/);
   });
@@ -167,16 +168,18 @@ describe("the README's walkthrough, line by line", () => {
     expect(failed.output).toMatch(/src\/index\.ts:\d+:\d+: TS2322/);
   });
 
-  it("makes a Go app whose tests and build fetch no module", async () => {
+  it("makes a Go app whose tests and build fetch no module", { timeout: 180_000 }, async () => {
     const goApp = join(work, "my-go");
     await must(process.execPath, [BIN, "new", "my-go", "--lang", "go"], work);
     const mod = await readFile(join(goApp, "go.mod"), "utf8");
     expect(mod).toMatch(
       /^replace github\.com\/trellis-dev\/trellis\/runtime\/sdk\/go => \.\/\.trellis\/sdk-go$/m,
     );
-    const offline = { GOPROXY: "off", GOFLAGS: "-mod=mod", TRELLIS_GO_COMPILER: "go" };
+    const offline = { ...env(), GOPROXY: "off", GOFLAGS: "-mod=mod", TRELLIS_GO_COMPILER: "go" };
     expect(await must("go", ["test", "./..."], goApp, offline)).toMatch(/^ok\s/m);
-    expect(await must(process.execPath, [BIN, "build"], goApp, offline)).toMatch(/compiled with Go/);
+    // Its own CLI, installed from what it carries, builds it.
+    await must("npm", ["install", "--no-audit", "--no-fund"], goApp, offline);
+    expect(await must("npx", ["trellis", "build"], goApp, offline)).toMatch(/compiled with Go/);
     expect(existsSync(join(goApp, "build/app.wasm"))).toBe(true);
   });
 });

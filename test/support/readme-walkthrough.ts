@@ -3,7 +3,7 @@
  * the README so that the test and the timed bench run what a reader copies. What it changes, and only that:
  * every server gets the ports given (the README's are the defaults, which may be taken); `npx trellis dev`,
  * which runs until Ctrl-C, is started in the background, asked for sayHello (its answer printed as
- * `DEV ANSWER: …`), and stopped; optionally (`inPlace`) the clone is one already installed, and the app and
+ * `DEV ANSWER: …`) and to add and list a person in its graph database (`DEV GRAPH: …`), and stopped; optionally (`inPlace`) the clone is one already installed, and the app and
  * the platform's data go to a given folder instead of beside the clone and into it.
  */
 import { readFile } from "node:fs/promises";
@@ -75,8 +75,12 @@ export function walkthroughScript(lines: readonly string[], options: Walkthrough
     `    if curl -sf -H content-type:application/json -d '{"query":"{ sayHello(name: \\"dev\\") }"}' localhost:${ports.dev}/graphql > dev-answer.json; then break; fi`,
     "    sleep 1",
     "  done",
+    // The app's graph connection reaches the dev server's own database: a person added, then listed.
+    `  curl -sf -H content-type:application/json -d '{"query":"mutation { addPerson(name: \\"Ada\\") }"}' localhost:${ports.dev}/graphql > /dev/null`,
+    `  curl -sf -H content-type:application/json -d '{"query":"{ people { name } }"}' localhost:${ports.dev}/graphql > dev-graph.json`,
     "  kill $pid; wait $pid || true",
     '  echo "DEV ANSWER: $(cat dev-answer.json)"',
+    '  echo "DEV GRAPH: $(cat dev-graph.json)"',
     "}",
   ];
   const body = options.mark ? adapted.flatMap((l, i) => [`echo "@@ ${i} $(date +%s%3N)"`, l]) : adapted;
