@@ -45,6 +45,7 @@ describe("the README's walkthrough, line by line", () => {
   let output = "";
   let code: number | null = null;
   let lines: string[];
+  let platformPort = 0;
 
   beforeAll(async () => {
     registry = await startLocalRegistry(CACHE);
@@ -54,6 +55,7 @@ describe("the README's walkthrough, line by line", () => {
       Array.from({ length: 6 }, freePort),
     );
     const ports = { platform, graphHttp, graphGrpc, dev, devGraphHttp, devGraphGrpc };
+    platformPort = platform;
     script = walkthroughScript(lines, { ports, inPlace: { work } });
     child = spawn("bash", ["-c", script], {
       cwd: ROOT,
@@ -168,7 +170,9 @@ describe("the README's walkthrough, line by line", () => {
     expect(failed.output).toMatch(/src\/index\.ts:\d+:\d+: TS2322/);
   });
 
-  it("makes a Go app whose tests and build fetch no module", { timeout: 180_000 }, async () => {
+  it("makes a Go app whose tests and build fetch no module, served by trellis dev and deployed", {
+    timeout: 240_000,
+  }, async () => {
     const goApp = join(work, "my-go");
     await must(process.execPath, [BIN, "new", "my-go", "--lang", "go"], work);
     const mod = await readFile(join(goApp, "go.mod"), "utf8");
@@ -177,10 +181,81 @@ describe("the README's walkthrough, line by line", () => {
     );
     const offline = { ...env(), GOPROXY: "off", GOFLAGS: "-mod=mod", TRELLIS_GO_COMPILER: "go" };
     expect(await must("go", ["test", "./..."], goApp, offline)).toMatch(/^ok\s/m);
-    // Its own CLI, installed from what it carries, builds it.
+    // Its own CLI, installed from what it carries.
     await must("npm", ["install", "--no-audit", "--no-fund"], goApp, offline);
+
+    // Served by its trellis dev on free ports: sayHello answers, and its graph connection reaches the dev
+    // server's database.
+    const [dev, devHttp, devGrpc] = await Promise.all([freePort(), freePort(), freePort()]);
+    const devServer = spawn(
+      "npx",
+      [
+        "trellis",
+        "dev",
+        "--port",
+        `${dev}`,
+        "--graphdb-port",
+        `${devHttp}`,
+        "--graphdb-grpc-port",
+        `${devGrpc}`,
+      ],
+      {
+        cwd: goApp,
+        env: { ...process.env, ...offline, CI: "1" },
+        detached: true,
+        stdio: "ignore",
+      },
+    );
+    try {
+      const gql = async (query: string) => {
+        for (let i = 0; i < 120; i++) {
+          const res = await fetch(`http://127.0.0.1:${dev}/graphql`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ query }),
+          }).catch(() => undefined);
+          if (res?.ok) return (await res.json()) as { data?: Record<string, unknown> };
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        throw new Error("the Go app's trellis dev never answered");
+      };
+      expect((await gql('{ sayHello(name: "go") }')).data).toEqual({ sayHello: "Hello, go!" });
+      await gql('mutation { addPerson(name: "Grace") }');
+      expect((await gql("{ people { name } }")).data).toEqual({ people: [{ name: "Grace" }] });
+    } finally {
+      process.kill(-(devServer.pid as number), "SIGTERM");
+    }
+
+    // Built with the CLI it carries (after `trellis dev`, as in the walkthrough: dev writes build/ without
+    // the front end's production build, which deploy then asks for).
     expect(await must("npx", ["trellis", "build"], goApp, offline)).toMatch(/compiled with Go/);
     expect(existsSync(join(goApp, "build/app.wasm"))).toBe(true);
+
+    // Deployed to the walkthrough's platform with its own deploy token, answering with an API key.
+    const url = `http://localhost:${platformPort}`;
+    const admin = {
+      authorization: `Bearer ${(await readFile(join(work, "data/platform/admin-token"), "utf8")).trim()}`,
+    };
+    const api = async (path: string, body: unknown) =>
+      (await fetch(`${url}${path}`, {
+        method: "POST",
+        headers: { ...admin, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.json())) as Record<string, string>;
+    const { deployToken } = await api("/api/apps", { name: "my-go" });
+    await must(
+      "npx",
+      ["trellis", "deploy", "--url", url, "--app", "my-go", "--token", deployToken as string],
+      goApp,
+      offline,
+    );
+    const { secret } = await api("/api/apps/my-go/keys", {});
+    const res = await fetch(`${url}/apps/my-go/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: '{ sayHello(name: "deployed go") }' }),
+    });
+    expect(await res.json()).toMatchObject({ data: { sayHello: "Hello, deployed go!" } });
   });
 });
 
