@@ -15,6 +15,8 @@ export interface App {
   createdAt: string;
   lastRequestAt: string | null;
   functions: string[];
+  /** A ready-to-run operation on the live deployment's schema, required arguments filled; null without one. */
+  exampleOperation: string | null;
   /** Where the live deployment's pages are served; null when it has no front end. */
   siteUrl: string | null;
 }

@@ -68,12 +68,14 @@ export {
 export { EGRESS_ALLOW_SETTING, EgressRefusedError, egressRefusal } from "./egress/egress-refused.ts";
 export { createGuardedFetch, type GuardedFetch, type OutboundFetch } from "./egress/guarded-fetch.ts";
 export { connectGuarded, GuardedSocket } from "./egress/guarded-socket.ts";
+export { exampleOperation } from "./graphql/example-operation.ts";
 export { newExecutionId } from "./graphql/execution-id.ts";
 // GraphQL
 export type { ExecutionErrorCode, ExecutionRecord } from "./graphql/execution-record.ts";
 export { createGraphQLHandler, type RequestAuth } from "./graphql/graphql-handler.ts";
 export { DEFAULT_OPERATION_LIMITS, type OperationLimits } from "./graphql/operation-limits.ts";
 export { buildAppSchema, SchemaBuildError } from "./graphql/schema-builder.ts";
+export { SCHEMA_FILE_NAME } from "./graphql/schema-file.ts";
 // Manifest and secrets
 export { loadManifest, MANIFEST_FILE } from "./manifest/load-manifest.ts";
 export { ManifestError } from "./manifest/manifest-error.ts";

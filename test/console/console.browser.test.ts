@@ -158,7 +158,8 @@ describe("console in a browser", () => {
     });
     const { app } = (await res.json()) as { app: { url: string } };
     const panel = page.getByRole("tabpanel");
-    await expect.poll(() => panel.textContent()).toContain("{ sayHello }");
+    // The operation the platform made from the deployed schema, its argument filled.
+    await expect.poll(() => panel.textContent()).toContain('{"query":"{ sayHello(name: \\"Trellis\\") }"}');
     const text = (await panel.textContent()) ?? "";
     expect(text).toContain(`curl -X POST ${app.url}`);
     expect(text).toContain("Authorization: Bearer <API_KEY>");

@@ -71,8 +71,13 @@ export async function fixtureBuildArchive(
 ): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), "trellis-console-build-"));
   try {
-    const files = ["functions.json"];
+    const files = ["functions.json", "schema.graphql"];
     await writeFile(join(dir, "functions.json"), JSON.stringify({ functions }));
+    // The schema a real build carries (the platform makes the console's example operation from it).
+    const fields = functions.map((f) =>
+      f === "sayHello" ? "sayHello(name: String!): String!" : `${f}: String`,
+    );
+    await writeFile(join(dir, "schema.graphql"), `type Query { ${fields.join(" ")} }\n`);
     if (manifest) {
       await writeFile(join(dir, "trellis.json"), JSON.stringify(manifest));
       files.push("trellis.json");

@@ -137,6 +137,12 @@ export function getEchoedAuth(): string {
     const count = await gql("hello", "{ tableCount }", demo?.apiKey);
     expect(count.body.errors[0].message).toContain("missing environment variable TRELLIS_DB_DATABASE_URL");
     expect(demo?.curl).toContain(demo?.endpoint);
+    // The console's curl example: an operation made from the deployed schema, which runs as it is.
+    const example = (await api("GET", "/api/apps/hello")).body.app.exampleOperation as string;
+    expect(example).toBe('{ sayHello(name: "Trellis") }');
+    const ran = await gql("hello", example, demo?.apiKey);
+    expect(ran.body).toMatchObject({ data: { sayHello: "Hello, Trellis!" } });
+    expect(ran.body.errors).toBeUndefined();
     // Not on a later start: an app exists.
     expect(
       await deployDemoApp({ url: platform.url, adminToken: platform.adminToken, workDir: tmp }),

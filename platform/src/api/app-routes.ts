@@ -1,3 +1,6 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { exampleOperation, loadManifest, SCHEMA_FILE_NAME } from "@trellis/runtime";
 import type { FastifyInstance } from "fastify";
 import type { PlatformContext } from "../platform-context.ts";
 import type { AppRecord } from "../store/apps-table.ts";
@@ -16,9 +19,37 @@ export async function appView(ctx: PlatformContext, app: AppRecord) {
     createdAt: app.createdAt,
     lastRequestAt: ctx.instances.lastRequestAt(app.name),
     functions: active?.functions ?? [],
+    /** A ready-to-run operation on the live deployment's schema (the console's curl example). */
+    exampleOperation: active ? await exampleFor(ctx, app.name, active.id) : null,
     /** Where the live deployment's pages are served; null when it has no front end. */
     siteUrl: active?.site ? ctx.siteUrl(app.name) : null,
   };
+}
+
+/** Example operations by deployment id (a deployment's schema never changes). */
+const examples = new Map<string, string>();
+
+async function exampleFor(ctx: PlatformContext, app: string, deploymentId: string): Promise<string | null> {
+  const known = examples.get(deploymentId);
+  if (known !== undefined) return known;
+  try {
+    const buildDir = await ctx.files.buildDir(app, deploymentId);
+    const sdl = await readFile(join(buildDir, SCHEMA_FILE_NAME), "utf8");
+    // Functions a public endpoint serves are callable by anyone, so need no secret: the best example.
+    const manifest = await loadManifest(buildDir).then(
+      (m) => m.manifest,
+      () => undefined,
+    );
+    const open = Object.values(manifest?.endpoints ?? {}).flatMap((e) =>
+      e.auth === "none" ? (e.functions ?? []) : [],
+    );
+    const example = exampleOperation(sdl, open);
+    if (examples.size >= 1000) examples.clear();
+    examples.set(deploymentId, example);
+    return example;
+  } catch {
+    return null;
+  }
 }
 
 export function appRoutes(api: FastifyInstance, ctx: PlatformContext): void {

@@ -10,22 +10,6 @@ import { SiteThumbnail } from "../../components/SiteThumbnail.tsx";
 import { navigate } from "../../hash-route.ts";
 import { absoluteTime, relativeTime } from "../../relative-time.ts";
 
-const MUTATION_PREFIX =
-  /^(mutate|post|patch|put|delete|add|update|insert|upsert|create|edit|save|remove|alter|modify|start|stop)(?![a-z])/i;
-
-/**
- * An example operation on a real function, named the way the runtime exposes it: queries drop a
- * `get`/`list` prefix, mutations keep their name.
- */
-function exampleQuery(functions: string[]): string {
-  const fn = functions.find((f) => !MUTATION_PREFIX.test(f)) ?? functions[0];
-  if (!fn) return "{ __typename }";
-  if (MUTATION_PREFIX.test(fn)) return `mutation { ${fn} }`;
-  const trimmed = fn.replace(/^(get|list)(?![a-z])/i, "");
-  const field = trimmed ? trimmed[0]!.toLowerCase() + trimmed.slice(1) : fn;
-  return `{ ${field} }`;
-}
-
 /**
  * The site (its URL and a live thumbnail, when the live deployment has a front end), the GraphQL
  * endpoint, a ready-to-paste curl call, the deploy command, and deleting the app.
@@ -41,7 +25,8 @@ export function OverviewTab({ app }: { app: App }) {
     `curl -X POST ${app.url} \\`,
     `  -H 'Authorization: Bearer <API_KEY>' \\`,
     `  -H 'Content-Type: application/json' \\`,
-    `  -d '${JSON.stringify({ query: exampleQuery(app.functions) })}'`,
+    // The operation is the platform's, made from the deployed schema; quoted for a POSIX shell.
+    `  -d '${JSON.stringify({ query: app.exampleOperation ?? "{ __typename }" }).replaceAll("'", "'\\''")}'`,
   ].join("\n");
   const deploy = `trellis deploy --url ${origin} --app ${app.name} --token ${token ?? "<deploy token>"}`;
 
