@@ -81,6 +81,26 @@ describe("deployment contents in the API", () => {
     expect((await t.api("GET", "/api/apps/shop")).body.app.siteUrl).toBeNull();
   });
 
+  it("refuses a branch whose preview name is another branch's, and leaves that preview to its own branch", async () => {
+    const first = await deploy(await site({ "index.html": "<p>new ui</p>" }), "feature/new-ui");
+    expect(first.status).toBe(201);
+    expect(first.body.deployment.preview).toBe("feature-new-ui");
+    // `feature-new-ui` makes the same name: refused, saying whose it is and what to do.
+    const second = await deploy(await site({ "index.html": "<p>other</p>" }), "feature-new-ui");
+    expect(second.status).toBe(409);
+    expect(second.body.error.message).toBe(
+      `branch "feature-new-ui" would deploy to preview "feature-new-ui", which is branch "feature/new-ui"'s: rename the branch, or remove that preview first (DELETE /api/apps/shop/deployments/${first.body.deployment.id})`,
+    );
+    // Deleting the other branch removes nothing; the preview's own branch deploys to it again.
+    const other = encodeURIComponent("feature-new-ui");
+    expect((await t.api("DELETE", `/api/apps/shop/previews/${other}`)).status).toBe(404);
+    expect((await deploy(await site({ "index.html": "<p>new ui 2</p>" }), "feature/new-ui")).status).toBe(
+      201,
+    );
+    const own = encodeURIComponent("feature/new-ui");
+    expect((await t.api("DELETE", `/api/apps/shop/previews/${own}`)).status).toBe(200);
+  });
+
   it("lets the console frame a site, and nothing else frame it or the console", async () => {
     const port = Number(new URL(t.platform.url).port);
     expect((await deploy(await site({ "index.html": "<!doctype html><title>Shop</title>" }))).status).toBe(

@@ -87,7 +87,10 @@ export class Deployer {
     }
     await this.options.store.requireApp(app);
     const found = await this.options.store.previewDeployment(app, preview);
-    if (!found) throw new PlatformError("NOT_FOUND", `app "${app}" has no preview of branch "${branch}"`);
+    // A preview of the same name made by another branch is not this branch's to remove.
+    if (!found || (found.branch !== null && found.branch !== branch)) {
+      throw new PlatformError("NOT_FOUND", `app "${app}" has no preview of branch "${branch}"`);
+    }
     return this.remove(app, found.id);
   }
 
@@ -122,7 +125,7 @@ export class Deployer {
     const { store, files, runtime, instances, logger, sites } = this.options;
     const current = await store.requireApp(app);
     const preview = previewOf(app, branch);
-    if (preview) await this.checkPreviewRoom(app, preview);
+    if (preview) await this.checkPreviewRoom(app, preview, branch as string);
     const id = sortableId();
     const origin = { branch: branch || null, preview: preview ?? null };
     let functions: string[];
@@ -185,9 +188,21 @@ export class Deployer {
   }
 
   /** A new preview (not a redeploy of a live one) must fit within `maxPreviews`. */
-  private async checkPreviewRoom(app: string, preview: string): Promise<void> {
+  /**
+   * A preview may be deployed: its name is not another branch's (`feature/new-ui` and `feature-new-ui`
+   * both make `feature-new-ui`: the second is refused rather than replacing the first's preview), and the
+   * app has room for one more.
+   */
+  private async checkPreviewRoom(app: string, preview: string, branch: string): Promise<void> {
     const max = this.options.maxPreviews ?? DEFAULT_MAX_PREVIEWS;
     const live = (await this.options.store.listDeployments(app)).filter((d) => d.status === "preview");
+    const owner = live.find((d) => d.preview === preview && d.branch !== null && d.branch !== branch);
+    if (owner) {
+      throw new PlatformError(
+        "CONFLICT",
+        `branch "${branch}" would deploy to preview "${preview}", which is branch "${owner.branch}"'s: rename the branch, or remove that preview first (DELETE /api/apps/${app}/deployments/${owner.id})`,
+      );
+    }
     if (live.length >= max && !live.some((d) => d.preview === preview)) {
       throw new PlatformError(
         "DEPLOY_REJECTED",
