@@ -462,6 +462,44 @@ describe("console in a browser", () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  it("asks before rolling production back or rotating the deploy token, saying what each breaks", async () => {
+    const live = async () => {
+      const res = await fetch(`${platform.url}/api/apps/${APP}`, {
+        headers: { Authorization: `Bearer ${platform.adminToken}` },
+      });
+      return ((await res.json()) as { app: { activeDeploymentId: string } }).app.activeDeploymentId;
+    };
+    const before = await live();
+    await page.getByRole("tab", { name: "Deployments" }).click();
+    const production = page.getByRole("table", { name: "Production deployments, newest first" });
+    const rollBack = production.getByRole("button", { name: "Roll back to this…" }).first();
+    await rollBack.click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("The app's URL switches at once");
+    // Cancel changes nothing.
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await live()).toBe(before);
+    await rollBack.click();
+    await dialog.getByRole("button", { name: "Roll back", exact: true }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await expect.poll(live).not.toBe(before);
+
+    await page.getByRole("tab", { name: "Overview" }).click();
+    const rotate = page.getByRole("button", { name: "Rotate deploy token…" });
+    await rotate.click();
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("The current token stops working at once");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await page.getByRole("region", { name: "New deploy token" }).count()).toBe(0);
+    await rotate.click();
+    await dialog.getByRole("button", { name: "Rotate deploy token", exact: true }).click();
+    await page.getByRole("region", { name: "New deploy token" }).waitFor();
+    expect(consoleErrors).toEqual([]);
+  });
+
   it("returns to sign-in with a message when the admin token stops working", async () => {
     await page.evaluate(() => sessionStorage.setItem("trellis.adminToken", "revoked-token"));
     await page.reload();

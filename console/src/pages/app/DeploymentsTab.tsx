@@ -3,7 +3,6 @@ import type { Deployment } from "../../api-client.ts";
 import { useApi } from "../../api-context.ts";
 import { AsyncView } from "../../components/AsyncView.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
-import { ErrorBanner } from "../../components/ErrorBanner.tsx";
 import { StatusDot } from "../../components/StatusDot.tsx";
 import { absoluteTime, relativeTime } from "../../relative-time.ts";
 import { useAsync } from "../../use-async.ts";
@@ -36,18 +35,16 @@ export function DeploymentsTab({ app, onChanged }: { app: string; onChanged: () 
   const api = useApi();
   const [deployments, reload] = useAsync(useCallback(() => api.listDeployments(app), [api, app]));
   const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Deployment | null>(null);
 
+  const [rollingBack, setRollingBack] = useState<Deployment | null>(null);
+  /** Runs from the confirmation dialog, which shows a failure itself. */
   const rollback = async (deployment: Deployment) => {
     setBusy(deployment.id);
-    setError(null);
     try {
       await api.rollback(app, deployment.id);
       await reload();
       onChanged();
-    } catch (err) {
-      setError((err as Error).message);
     } finally {
       setBusy(null);
     }
@@ -55,7 +52,6 @@ export function DeploymentsTab({ app, onChanged }: { app: string; onChanged: () 
 
   return (
     <div className="stack">
-      {error ? <ErrorBanner error={error} context="Rollback failed" /> : null}
       <AsyncView
         state={deployments}
         what="deployments"
@@ -112,9 +108,9 @@ export function DeploymentsTab({ app, onChanged }: { app: string; onChanged: () 
                                 type="button"
                                 className="secondary small"
                                 disabled={busy !== null}
-                                onClick={() => rollback(d)}
+                                onClick={() => setRollingBack(d)}
                               >
-                                {busy === d.id ? "Rolling back…" : "Roll back to this"}
+                                {busy === d.id ? "Rolling back…" : "Roll back to this…"}
                               </button>
                             ) : null}
                           </td>
@@ -210,6 +206,20 @@ export function DeploymentsTab({ app, onChanged }: { app: string; onChanged: () 
         <p>
           {removing?.previewUrl ?? "Its URL"} stops answering, pages and functions alike. Production is not
           affected; deploying the branch again makes a new preview.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={rollingBack !== null}
+        title={`Roll production back to ${rollingBack?.id ?? ""}?`}
+        confirmLabel="Roll back"
+        onClose={() => setRollingBack(null)}
+        onConfirm={async () => {
+          if (rollingBack) await rollback(rollingBack);
+        }}
+      >
+        <p>
+          The app's URL switches at once to this deployment's functions and pages; calls in flight finish on
+          the current one. It stays listed, and can be made live again the same way.
         </p>
       </ConfirmDialog>
     </div>

@@ -19,6 +19,7 @@ export function OverviewTab({ app }: { app: App }) {
   const [token, setToken] = useState<string | null>(null);
   const [rotateError, setRotateError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmRotate, setConfirmRotate] = useState(false);
   const status = describeAppStatus(app.status);
   const origin = window.location.origin;
   const curl = [
@@ -32,11 +33,7 @@ export function OverviewTab({ app }: { app: App }) {
 
   const rotate = async () => {
     setRotateError(null);
-    try {
-      setToken(await api.rotateDeployToken(app.name));
-    } catch (err) {
-      setRotateError((err as Error).message);
-    }
+    setToken(await api.rotateDeployToken(app.name));
   };
 
   return (
@@ -87,8 +84,8 @@ export function OverviewTab({ app }: { app: App }) {
         ) : (
           <p>
             Lost the deploy token?{" "}
-            <button type="button" className="secondary small" onClick={rotate}>
-              Rotate deploy token
+            <button type="button" className="secondary small" onClick={() => setConfirmRotate(true)}>
+              Rotate deploy token…
             </button>{" "}
             (the old one stops working).
           </p>
@@ -103,6 +100,18 @@ export function OverviewTab({ app }: { app: App }) {
           Delete app…
         </button>
       </section>
+      <ConfirmDialog
+        open={confirmRotate}
+        title={`Rotate the deploy token of ${app.name}?`}
+        confirmLabel="Rotate deploy token"
+        onClose={() => setConfirmRotate(false)}
+        onConfirm={rotate}
+      >
+        <p>
+          The current token stops working at once: every workflow and script that deploys with it fails until
+          it has the new one (in GitHub, the repository secret the deploy action reads).
+        </p>
+      </ConfirmDialog>
       <ConfirmDialog
         open={confirmDelete}
         title={`Delete ${app.name}?`}
