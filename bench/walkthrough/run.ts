@@ -9,22 +9,14 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs, stripVTControlCharacters } from "node:util";
+import { freePort } from "../../test/support/loopback-apis.ts";
 import { walkthroughLines, walkthroughScript } from "../../test/support/readme-walkthrough.ts";
 
 const { values: args } = parseArgs({ options: { keep: { type: "boolean", default: false } } });
 const ROOT = join(import.meta.dirname, "../..");
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 const work = await mkdtemp(join(tmpdir(), "trellis-walkthrough-bench-"));
 const clone = join(work, "trellis");

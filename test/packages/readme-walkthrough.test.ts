@@ -16,26 +16,18 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium-browser.ts";
+import { freePort } from "../support/loopback-apis.ts";
 import { walkthroughLines, walkthroughScript } from "../support/readme-walkthrough.ts";
 import { type LocalRegistry, startLocalRegistry } from "./local-registry.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const CACHE = join(ROOT, "node_modules/.cache/trellis-packages-test");
 const TIMEOUT = 6 * 60_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe("the README's walkthrough, line by line", () => {
   let registry: LocalRegistry;
