@@ -228,13 +228,41 @@ describe("static sites", () => {
   });
 
   it("answers /graphql with the API key, and without one only for an endpoint declared auth none", async () => {
+    const preflight = () =>
+      send(port, "shop.localhost", "/graphql", {
+        method: "OPTIONS",
+        headers: {
+          origin: "null",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type",
+        },
+      });
     expect((await gql("{ version }")).status).toBe(401);
+    // A keyed endpoint takes no other origin's calls (no CORS); the answer to a key says so too.
+    expect((await preflight()).headers["access-control-allow-origin"]).toBeUndefined();
+    const keyed = await send(port, "shop.localhost", "/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ query: "{ version }" }),
+    });
+    expect(keyed.headers["access-control-allow-origin"]).toBeUndefined();
     expect((await gql("{ version }", "shop.localhost", apiKey)).body.data.version).toBe("v1");
     const open = await deploy(
       await archive({ version: "v1-open", manifest: webManifest({ publicGraphql: true }) }),
     );
     expect(open.status).toBe(201);
     expect((await gql("{ version }")).body.data.version).toBe("v1-open");
+    // A public one answers any origin (the console's sandboxed thumbnail is an opaque one).
+    const allowed = await preflight();
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers["access-control-allow-origin"]).toBe("*");
+    expect(allowed.headers["access-control-allow-headers"]).toContain("content-type");
+    const answer = await send(port, "shop.localhost", "/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "null" },
+      body: JSON.stringify({ query: "{ version }" }),
+    });
+    expect(answer.headers["access-control-allow-origin"]).toBe("*");
     // The public endpoint is the deployment's: rolling back closes it again.
     expect((await t.api("POST", `/api/apps/shop/deployments/${v1Id}/rollback`)).status).toBe(200);
     expect((await gql("{ version }")).status).toBe(401);

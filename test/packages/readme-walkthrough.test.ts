@@ -106,7 +106,7 @@ describe("the README's walkthrough, line by line", () => {
     expect(text).toMatch(/\{"data":\{"sayHello":"Hello, you!"\}/);
   });
 
-  it("shows the deployed page, which calls its public endpoint, with the function's answer (chromium)", async () => {
+  it("shows the deployed page, calling its public endpoint, with the answer, also as the console's thumbnail", async () => {
     const site = /Site: +(http:\/\/my-app\.localhost:\d+)/.exec(stripVTControlCharacters(output))?.[1];
     expect(site).toBeDefined();
     const browser = await launchChromium();
@@ -121,6 +121,17 @@ describe("the README's walkthrough, line by line", () => {
         },
       );
       expect(await page.getAttribute("#answer", "class")).toBe("");
+      // And in the console, the app's thumbnail (a sandboxed frame: an opaque origin, which the public
+      // endpoint answers) shows the working page.
+      const adminToken = (await readFile(join(work, "data/platform/admin-token"), "utf8")).trim();
+      const consolePage = await browser.newPage();
+      await consolePage.goto(`http://127.0.0.1:${platformPort}/#/apps/my-app`);
+      await consolePage.evaluate((token) => sessionStorage.setItem("trellis.adminToken", token), adminToken);
+      await consolePage.reload();
+      await consolePage
+        .frameLocator(".site-thumbnail iframe")
+        .getByText("Hello, Trellis!")
+        .waitFor({ timeout: 15_000 });
     } finally {
       await browser.close();
     }

@@ -32,7 +32,38 @@ export function gatewayRoutes(server: FastifyInstance, ctx: PlatformContext, app
       constraints: { host: appHostPattern(appDomain) },
       handler: (request, reply) => forward(ctx, request, reply),
     });
+    // CORS preflights: a public endpoint (`auth: "none"`) answers any origin; a keyed one is refused
+    // before this (`apiKeyAuth`: a preflight carries no key).
+    scope.options("/apps/:app/*", (request, reply) => preflight(ctx, request, reply));
+    scope.route({
+      method: "OPTIONS",
+      url: "/*",
+      constraints: { host: appHostPattern(appDomain) },
+      handler: (request, reply) => preflight(ctx, request, reply),
+    });
   });
+}
+
+/**
+ * Whether the request is to one of the live deployment's public endpoints: anyone may call those, so any
+ * origin's pages may too (CORS), the console's sandboxed thumbnail (an opaque origin) among them. No
+ * credentials are involved: the answer is the same whoever asks.
+ */
+async function isPublicEndpoint(ctx: PlatformContext, request: FastifyRequest): Promise<boolean> {
+  const { deploymentId, path = "" } = request.gatewayApp ?? {};
+  if (!deploymentId) return false;
+  return (await ctx.sites.config(requestedApp(request).name, deploymentId)).publicEndpoints.has(path);
+}
+
+async function preflight(ctx: PlatformContext, request: FastifyRequest, reply: FastifyReply) {
+  if (!(await isPublicEndpoint(ctx, request))) return reply.code(404).send();
+  return reply
+    .code(204)
+    .header("access-control-allow-origin", "*")
+    .header("access-control-allow-methods", "POST, GET, OPTIONS")
+    .header("access-control-allow-headers", "content-type, accept")
+    .header("access-control-max-age", "600")
+    .send();
 }
 
 /** Hands an authorised request to the app's live deployment and relays its response. */
@@ -75,6 +106,7 @@ async function forward(ctx: PlatformContext, request: FastifyRequest, reply: Fas
       reply.header(name, value);
     }
   });
+  if (await isPublicEndpoint(ctx, request)) reply.header("access-control-allow-origin", "*");
   // Streamed, not buffered: the app's memory bounds hold the answer's bytes until they have left.
   return reply.send(
     response.body
