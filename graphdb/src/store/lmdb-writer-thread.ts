@@ -75,6 +75,8 @@ export class LmdbWriterThread {
     worker.on("error", (e) => fail(new Error(`LMDB writer thread failed: ${e.message}`)));
     worker.on("exit", (code) => {
       if (this.waiting.size > 0) fail(new Error(`LMDB writer thread exited (code ${code})`));
+      // Gone while idle: the next batch starts a new thread rather than waiting on this one for ever.
+      else if (this.worker === worker) this.worker = undefined;
     });
     this.worker = worker;
     return worker;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GALAXY_KEYS, KeyKind, readUid, restOffset } from "../../src/store/keys.ts";
 import { LmdbStore } from "../../src/store/lmdb-store.ts";
+import { LmdbWriterThread } from "../../src/store/lmdb-writer-thread.ts";
 
 /** The galaxy's keys: the layout every store had before namespaces. */
 const dataKey = GALAXY_KEYS.dataKey.bind(GALAXY_KEYS);
@@ -66,6 +67,24 @@ describe("LMDB store", () => {
     expect([...disk.scanKeys({ start: bytes("k"), end: bytes("l") })].length).toBe(200_000);
     disk.release();
     await reopened.close();
+  });
+
+  it("starts a new writer thread when the last one went away while idle", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "trellis-kv-"));
+    const store = freshStore(dir);
+    const thread = new LmdbWriterThread({ dir, maxReaders: 1024, noSync: false });
+    const batch = (tag: string) => ({ keys: [bytes(`k-${tag}`)], values: [bytes(tag)] });
+    const never = () => undefined;
+    await thread.write(batch("one"), never);
+    // The thread dies between batches (a crash, an out-of-memory exit).
+    const worker = (thread as unknown as { worker: import("node:worker_threads").Worker }).worker;
+    await worker.terminate();
+    await thread.write(batch("two"), never);
+    const snap = store.snapshot();
+    expect(new TextDecoder().decode(snap.get(bytes("k-two")))).toBe("two");
+    snap.release();
+    await thread.close();
+    await store.close();
   });
 
   it("a large background batch that fails writes nothing and says why", async () => {

@@ -26,20 +26,15 @@ export function gatewayRoutes(server: FastifyInstance, ctx: PlatformContext, app
     scope.post("/graphql", (request, reply) => forward(ctx, request, reply));
     // Endpoints the app's manifest declares at other paths.
     scope.post("/apps/:app/*", (request, reply) => forward(ctx, request, reply));
-    scope.route({
-      method: "POST",
-      url: "/*",
-      constraints: { host: appHostPattern(appDomain) },
-      handler: (request, reply) => forward(ctx, request, reply),
-    });
-    // CORS preflights: a public endpoint (`auth: "none"`) answers any origin; a keyed one is refused
-    // before this (`apiKeyAuth`: a preflight carries no key).
+    // CORS preflights (OPTIONS): a public endpoint (`auth: "none"`) answers any origin; a keyed one is
+    // refused before this (`apiKeyAuth`: a preflight carries no key).
     scope.options("/apps/:app/*", (request, reply) => preflight(ctx, request, reply));
     scope.route({
-      method: "OPTIONS",
+      method: ["POST", "OPTIONS"],
       url: "/*",
       constraints: { host: appHostPattern(appDomain) },
-      handler: (request, reply) => preflight(ctx, request, reply),
+      handler: (request, reply) =>
+        request.method === "OPTIONS" ? preflight(ctx, request, reply) : forward(ctx, request, reply),
     });
   });
 }
